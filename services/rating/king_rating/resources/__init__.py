@@ -1,0 +1,1 @@
+"""HTTP resources, one blueprint per folder (``resources.py`` + ``schemas.py``)."""

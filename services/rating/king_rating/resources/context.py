@@ -1,0 +1,29 @@
+"""Access to the per-app store and clock from views."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from flask import current_app
+from redis import Redis
+
+from king_rating.store import Store
+
+
+@dataclass
+class RatingContext:
+    store: Store
+    redis: Redis
+    clock: Callable[[], datetime]
+
+
+def ctx() -> RatingContext:
+    context: Any = current_app.extensions["king_rating"]
+    return context  # type: ignore[no-any-return]
+
+
+def now() -> datetime:
+    return ctx().clock()

@@ -1,0 +1,1 @@
+"""The all-time ladder."""

@@ -1,0 +1,1 @@
+"""A player's rating, rating history and finished matches."""

@@ -1,0 +1,49 @@
+"""``/players/<player_id>/...``: rating, rating history, finished matches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from king_rating.resources.context import ctx
+from king_rating.resources.paging import PageArgsSchema
+from king_rating.resources.players.schemas import (
+    PlayerMatchPageSchema,
+    RatingHistoryPageSchema,
+    RatingSchema,
+)
+
+blp = Blueprint("players", __name__, url_prefix="/players", description="Players' ratings")
+
+
+@blp.route("/<string:player_id>/rating")
+class PlayerRating(MethodView):
+    @blp.response(200, RatingSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, player_id: str) -> dict[str, Any]:
+        """A player's current rating (provisional below 15 rated matches)."""
+        return ctx().store.player(player_id)
+
+
+@blp.route("/<string:player_id>/rating-history")
+class PlayerRatingHistory(MethodView):
+    @blp.arguments(PageArgsSchema, location="query")
+    @blp.response(200, RatingHistoryPageSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, args: dict[str, int], player_id: str) -> Any:
+        """A player's rating changes, newest first."""
+        return ctx().store.rating_history(player_id, args["page"], args["page_size"])
+
+
+@blp.route("/<string:player_id>/matches")
+class PlayerMatches(MethodView):
+    @blp.arguments(PageArgsSchema, location="query")
+    @blp.response(200, PlayerMatchPageSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, args: dict[str, int], player_id: str) -> Any:
+        """A player's finished matches (all modes), newest first."""
+        return ctx().store.player_matches(player_id, args["page"], args["page_size"])

@@ -1,0 +1,98 @@
+"""``/weekly/...``: the current week's board, past weeks, a player's rank, the reset time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from king_rating import weekly
+from king_rating.problems import Problem
+from king_rating.resources.context import ctx, now
+from king_rating.resources.weekly.schemas import (
+    BoardSchema,
+    PageArgsSchema,
+    RankArgsSchema,
+    RankSchema,
+    ResetSchema,
+)
+
+blp = Blueprint(
+    "weekly",
+    __name__,
+    url_prefix="/weekly",
+    description="Weekly boards (Monday 00:00 to Monday 00:00, Istanbul time)",
+)
+
+
+def _week(label: str) -> weekly.Week:
+    if label == "current":
+        return weekly.week_of(now())
+    try:
+        return weekly.parse_week_label(label)
+    except ValueError as exc:
+        raise Problem(400, "invalid_week", str(exc)) from exc
+
+
+def _board(week: weekly.Week, args: dict[str, int]) -> dict[str, Any]:
+    store = ctx().store
+    page = store.board(week, args["page"], args["page_size"], now())
+    return {
+        "week": week.label,
+        "starts_at": week.starts_at,
+        "ends_at": week.ends_at,
+        "frozen": store.week_state(week, now()) == "frozen",
+        "items": page.items,
+        "page": page.page,
+        "page_size": page.page_size,
+        "has_more": page.has_more,
+    }
+
+
+@blp.route("/current")
+class CurrentBoard(MethodView):
+    @blp.arguments(PageArgsSchema, location="query")
+    @blp.response(200, BoardSchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, args: dict[str, int]) -> dict[str, Any]:
+        """The current week's board, best first."""
+        return _board(_week("current"), args)
+
+
+@blp.route("/current/reset")
+class CurrentReset(MethodView):
+    @blp.response(200, ResetSchema)
+    def get(self) -> dict[str, Any]:
+        """When the current week ends and a new board starts."""
+        moment = now()
+        week = weekly.week_of(moment)
+        return {
+            "week": week.label,
+            "resets_at": week.resets_at,
+            "seconds_until_reset": int((week.resets_at - moment).total_seconds()),
+        }
+
+
+@blp.route("/<string:week>")
+class WeekBoard(MethodView):
+    @blp.arguments(PageArgsSchema, location="query")
+    @blp.response(200, BoardSchema)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, args: dict[str, int], week: str) -> dict[str, Any]:
+        """A week's board by its label (``2026-W49``, or ``current``); final once frozen."""
+        return _board(_week(week), args)
+
+
+@blp.route("/<string:week>/players/<string:player_id>")
+class PlayerRank(MethodView):
+    @blp.arguments(RankArgsSchema, location="query")
+    @blp.response(200, RankSchema)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def get(self, args: dict[str, int], week: str, player_id: str) -> dict[str, Any]:
+        """A player's rank on a week's board with neighbours (``rank`` null if not listed)."""
+        return ctx().store.board_rank(_week(week), player_id, args["neighbours"], now())

@@ -1,0 +1,677 @@
+"""Postgres side of the rating service: one transaction per finished match, and the reads.
+
+Ingestion is exactly-once per match id. The archive row in ``matches`` is inserted first with
+``ON CONFLICT DO NOTHING``: a duplicate message, a retried job or a second worker holding the
+same message finds the row (a concurrent insert waits for the first transaction and then sees
+the conflict) and changes nothing. Everything else a match causes (seats, ratings, rating
+history, the weekly board) happens in that same transaction, so it is applied entirely or not
+at all.
+
+Concurrent matches that share players lock the rows they change in player-id order, so they
+cannot deadlock each other; a deadlock or serialization failure from elsewhere is retried.
+
+Elo is applied in the order matches are processed (the rating history keeps every before /
+after so it can be replayed). The weekly board depends only on the set of matches in the week,
+so out-of-order arrival is exact there: a player's ``reached_at`` is recomputed from the archive
+when a match arrives that ended before their latest one.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+from king_match.finished_match import FinishedMatch, parse_utc
+from psycopg import errors
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from king_rating import elo, weekly
+
+#: The ladder lists players with a rated match in this many days.
+LADDER_ACTIVE_DAYS = 30
+#: How often a transaction that hit a deadlock or serialization failure is tried again.
+MAX_TRANSACTION_ATTEMPTS = 5
+
+
+class Ingested(enum.StrEnum):
+    """What ingesting one message did."""
+
+    RATED = "rated"  # archived, rated, counted on its week's board
+    RATED_LATE = "rated_late"  # archived and rated; its week was already frozen
+    ARCHIVED = "archived"  # archived only (computer, casual or aborted match)
+    DUPLICATE = "duplicate"  # this match id was already ingested; nothing changed
+
+
+class NotFound(LookupError):
+    """The requested player, match or week has nothing to show."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    items: list[dict[str, Any]]
+    page: int
+    page_size: int
+    has_more: bool
+
+
+class Store:
+    """The service's only door to Postgres. Thread-safe; one per process."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 10,
+        freeze_grace: timedelta = timedelta(hours=1),
+        connect_timeout: float = 5.0,
+    ) -> None:
+        self.freeze_grace = freeze_grace
+        self.pool = ConnectionPool(
+            conninfo,
+            min_size=min_size,
+            max_size=max_size,
+            timeout=connect_timeout,
+            kwargs={"connect_timeout": max(1, int(connect_timeout))},
+            check=ConnectionPool.check_connection,
+            configure=_configure_connection,
+            reconnect_timeout=60,
+            open=False,
+            name="king-rating",
+        )
+        self.pool.open(wait=False)
+        self._known_weeks: set[str] = set()
+
+    def close(self) -> None:
+        self.pool.close()
+
+    # ------------------------------------------------------------------ health
+
+    def ping(self) -> None:
+        with self.pool.connection() as conn:
+            conn.execute("SELECT 1")
+
+    def pending_migrations(self) -> list[str]:
+        """Shipped migrations this database has not applied (empty when up to date)."""
+        from king_rating.migrate import shipped_migrations
+
+        with self.pool.connection() as conn:
+            exists = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL")
+            row = exists.fetchone()
+            done: set[str] = set()
+            if row and row[0]:
+                done = {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
+        return [m.name for m in shipped_migrations() if m.version not in done]
+
+    # --------------------------------------------------------------- ingestion
+
+    def ingest(self, message: FinishedMatch) -> Ingested:
+        """Archive the match and apply it to ratings and the board, exactly once."""
+        for attempt in range(1, MAX_TRANSACTION_ATTEMPTS + 1):
+            try:
+                with self.pool.connection() as conn, conn.transaction():
+                    return self._ingest(conn, message)
+            except (errors.DeadlockDetected, errors.SerializationFailure):
+                if attempt == MAX_TRANSACTION_ATTEMPTS:
+                    raise
+                time.sleep(0.01 * attempt)
+        raise AssertionError("unreachable")
+
+    def _ingest(self, conn: psycopg.Connection[Any], message: FinishedMatch) -> Ingested:
+        ended = message.ended
+        rated = message.is_rated
+        week = weekly.week_of(ended) if rated else None
+        on_board = False
+        if week is not None:
+            self._ensure_week(conn, week)
+            # A shared lock on the week row: a freeze (which updates the row) waits for us,
+            # and we see a freeze that committed first.
+            row = conn.execute(
+                "SELECT frozen_at FROM weeks WHERE week = %s FOR SHARE", (week.label,)
+            ).fetchone()
+            on_board = row is not None and row[0] is None
+        inserted = conn.execute(
+            """
+            INSERT INTO matches (match_id, schema_version, mode, ranked, ruleset, hands,
+                                 outcome, started_at, ended_at, rated, week, board_applied,
+                                 fairness)
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+            ON CONFLICT (match_id) DO NOTHING
+            RETURNING 1
+            """,
+            (
+                message.match_id,
+                message.schema_version,
+                message.mode,
+                message.ranked,
+                message.ruleset,
+                message.hands,
+                message.outcome,
+                message.started,
+                ended,
+                rated,
+                week.label if week else None,
+                on_board,
+                Jsonb(message.fairness),
+            ),
+        ).fetchone()
+        if inserted is None:
+            return Ingested.DUPLICATE
+
+        seats = message.players
+        points: list[int | None] = [None] * len(seats)
+        if on_board:
+            points = list(weekly.points_x2([s.place for s in seats], [s.forfeited for s in seats]))
+        conn.execute(
+            """
+            INSERT INTO match_players (match_id, seat, player_id, name, is_bot, total, place,
+                                       forfeited, forfeit_order, left_at, ended_at, week,
+                                       points_x2)
+            SELECT %s, s.seat, s.player_id, s.name, s.is_bot, s.total, s.place, s.forfeited,
+                   s.forfeit_order, s.left_at, %s, %s, s.points_x2
+              FROM unnest(%s::smallint[], %s::text[], %s::text[], %s::bool[], %s::int[],
+                          %s::smallint[], %s::bool[], %s::smallint[], %s::timestamptz[],
+                          %s::smallint[])
+                   AS s(seat, player_id, name, is_bot, total, place, forfeited, forfeit_order,
+                        left_at, points_x2)
+            """,
+            (
+                message.match_id,
+                ended,
+                week.label if on_board and week else None,
+                [s.seat for s in seats],
+                [s.player_id for s in seats],
+                [s.name for s in seats],
+                [s.is_bot for s in seats],
+                [s.total for s in seats],
+                [s.place for s in seats],
+                [s.forfeited for s in seats],
+                [s.forfeit_order for s in seats],
+                [parse_utc(s.left_at) if s.left_at else None for s in seats],
+                points,
+            ),
+        )
+        humans = sorted((s.player_id, s.name) for s in seats if not s.is_bot)
+        if humans:
+            # Sorted by id: concurrent matches lock shared players in the same order.
+            conn.execute(
+                """
+                INSERT INTO players AS p (player_id, name)
+                SELECT * FROM unnest(%s::text[], %s::text[]) ORDER BY 1
+                ON CONFLICT (player_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+                WHERE p.name IS DISTINCT FROM EXCLUDED.name
+                """,
+                ([pid for pid, _ in humans], [name for _, name in humans]),
+            )
+        if not rated:
+            return Ingested.ARCHIVED
+
+        self._rate(conn, message, ended)
+        if on_board and week is not None:
+            self._count_on_board(conn, week, message, ended, points)
+            return Ingested.RATED
+        return Ingested.RATED_LATE
+
+    def _ensure_week(self, conn: psycopg.Connection[Any], week: weekly.Week) -> None:
+        if week.label in self._known_weeks:
+            return
+        conn.execute(
+            "INSERT INTO weeks (week, starts_at, ends_at) VALUES (%s, %s, %s) "
+            "ON CONFLICT (week) DO NOTHING",
+            (week.label, week.starts_at, week.ends_at),
+        )
+        self._known_weeks.add(week.label)
+
+    def _rate(self, conn: psycopg.Connection[Any], message: FinishedMatch, ended: datetime) -> None:
+        ids = [s.player_id for s in message.players]
+        rows = conn.execute(
+            "SELECT player_id, rating, rated_matches FROM players "
+            "WHERE player_id = ANY(%s) ORDER BY player_id FOR UPDATE",
+            (ids,),
+        ).fetchall()
+        current = {pid: (rating, played) for pid, rating, played in rows}
+        changes = elo.rate_match(
+            [current[pid][0] for pid in ids],
+            [current[pid][1] for pid in ids],
+            [s.place for s in message.players],
+        )
+        conn.execute(
+            """
+            UPDATE players AS p
+               SET rating = u.rating, rated_matches = p.rated_matches + 1,
+                   last_rated_at = GREATEST(p.last_rated_at, %s), updated_at = now()
+              FROM unnest(%s::text[], %s::float8[]) AS u(player_id, rating)
+             WHERE p.player_id = u.player_id
+            """,
+            (ended, ids, [c.rating_after for c in changes]),
+        )
+        conn.execute(
+            """
+            INSERT INTO rating_history (player_id, match_id, ended_at, rating_before,
+                                        rating_after, delta, k, place, rated_matches_before)
+            SELECT u.player_id, %s, %s, u.before, u.after, u.delta, u.k, u.place, u.played
+              FROM unnest(%s::text[], %s::float8[], %s::float8[], %s::float8[], %s::float8[],
+                          %s::smallint[], %s::int[])
+                   AS u(player_id, before, after, delta, k, place, played)
+            """,
+            (
+                message.match_id,
+                ended,
+                ids,
+                [c.rating_before for c in changes],
+                [c.rating_after for c in changes],
+                [c.delta for c in changes],
+                [c.k for c in changes],
+                [c.place for c in changes],
+                [c.rated_matches_before for c in changes],
+            ),
+        )
+
+    def _count_on_board(
+        self,
+        conn: psycopg.Connection[Any],
+        week: weekly.Week,
+        message: FinishedMatch,
+        ended: datetime,
+        points: Sequence[int | None],
+    ) -> None:
+        prior = round(2 * weekly.PRIOR_AVERAGE * weekly.PRIOR_MATCHES)
+        rows = conn.execute(
+            """
+            INSERT INTO weekly_scores AS w (week, player_id, points_x2, matches, score,
+                                            reached_at, last_match_at)
+            SELECT %(week)s, u.player_id, u.points, 1,
+                   (u.points + %(prior)s)::float8 / (2 * (1 + %(prior_matches)s)),
+                   %(ended)s, %(ended)s
+              FROM unnest(%(ids)s::text[], %(points)s::int[]) AS u(player_id, points)
+             ORDER BY u.player_id
+            ON CONFLICT (week, player_id) DO UPDATE SET
+                points_x2 = w.points_x2 + EXCLUDED.points_x2,
+                matches = w.matches + 1,
+                score = (w.points_x2 + EXCLUDED.points_x2 + %(prior)s)::float8
+                        / (2 * (w.matches + 1 + %(prior_matches)s)),
+                reached_at = CASE
+                    WHEN (w.points_x2 + EXCLUDED.points_x2 + %(prior)s)::float8
+                         / (2 * (w.matches + 1 + %(prior_matches)s)) = w.score
+                    THEN w.reached_at ELSE EXCLUDED.reached_at END,
+                last_match_at = GREATEST(w.last_match_at, EXCLUDED.last_match_at)
+            RETURNING player_id, last_match_at
+            """,
+            {
+                "week": week.label,
+                "prior": prior,
+                "prior_matches": weekly.PRIOR_MATCHES,
+                "ended": ended,
+                "ids": [s.player_id for s in message.players],
+                "points": list(points),
+            },
+        ).fetchall()
+        for player_id, last_match_at in rows:
+            if last_match_at > ended:
+                # This match ended before the player's latest one: replay their week in
+                # end-time order so "who reached the score first" stays exact.
+                self._recompute_standing(conn, week.label, player_id)
+
+    def _recompute_standing(
+        self, conn: psycopg.Connection[Any], week_label: str, player_id: str
+    ) -> None:
+        played = conn.execute(
+            "SELECT ended_at, points_x2 FROM match_players WHERE player_id = %s AND week = %s",
+            (player_id, week_label),
+        ).fetchall()
+        standing = weekly.standing_from((ended_at, points) for ended_at, points in played)
+        conn.execute(
+            """
+            UPDATE weekly_scores SET points_x2 = %s, matches = %s, score = %s,
+                   reached_at = %s, last_match_at = %s
+             WHERE week = %s AND player_id = %s
+            """,
+            (
+                standing.points_x2,
+                standing.matches,
+                standing.score,
+                standing.reached_at,
+                standing.last_match_at,
+                week_label,
+                player_id,
+            ),
+        )
+
+    # ------------------------------------------------------------------ weeks
+
+    def week_state(self, week: weekly.Week, now: datetime) -> str:
+        """``future``, ``live`` (still changing) or ``frozen`` (final ranks kept)."""
+        if now < week.starts_at:
+            return "future"
+        if now < week.ends_at + self.freeze_grace:
+            return "live"
+        self.freeze_week(week)
+        return "frozen"
+
+    def freeze_week(self, week: weekly.Week) -> bool:
+        """Keep the final ranks of a finished week; False if it was already frozen."""
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute(
+                "INSERT INTO weeks (week, starts_at, ends_at) VALUES (%s, %s, %s) "
+                "ON CONFLICT (week) DO NOTHING",
+                (week.label, week.starts_at, week.ends_at),
+            )
+            # Waits for ingestions holding the week row in share mode, then excludes new ones.
+            froze = conn.execute(
+                "UPDATE weeks SET frozen_at = now() WHERE week = %s AND frozen_at IS NULL "
+                "RETURNING 1",
+                (week.label,),
+            ).fetchone()
+            if froze is None:
+                return False
+            conn.execute(
+                """
+                INSERT INTO weekly_final (week, rank, player_id, points_x2, matches, score,
+                                          reached_at)
+                SELECT week,
+                       row_number() OVER (ORDER BY score DESC, matches DESC, reached_at,
+                                                   player_id),
+                       player_id, points_x2, matches, score, reached_at
+                  FROM weekly_scores
+                 WHERE week = %s AND matches >= %s
+                """,
+                (week.label, weekly.MIN_MATCHES),
+            )
+            return True
+
+    def board(self, week: weekly.Week, page: int, page_size: int, now: datetime) -> Page:
+        state = self.week_state(week, now)
+        if state == "future":
+            raise NotFound("week_not_started", f"week {week.label} has not started yet")
+        offset = (page - 1) * page_size
+        with self.pool.connection() as conn:
+            conn.row_factory = dict_row  # type: ignore[assignment]
+            if state == "frozen":
+                rows = conn.execute(
+                    """
+                    SELECT f.rank, f.player_id, p.name, f.points_x2, f.matches, f.score,
+                           f.reached_at
+                      FROM weekly_final f JOIN players p USING (player_id)
+                     WHERE f.week = %s AND f.rank > %s
+                     ORDER BY f.rank LIMIT %s
+                    """,
+                    (week.label, offset, page_size + 1),
+                ).fetchall()
+            else:
+                rows = conn.execute(
+                    _LIVE_BOARD + " OFFSET %s",
+                    (week.label, weekly.MIN_MATCHES, page_size + 1, offset),
+                ).fetchall()
+                for index, row in enumerate(rows):
+                    row["rank"] = offset + index + 1
+        return _page([_board_entry(row) for row in rows], page, page_size)
+
+    def board_rank(
+        self, week: weekly.Week, player_id: str, neighbours: int, now: datetime
+    ) -> dict[str, Any]:
+        """A player's rank on a week's board with up to ``neighbours`` players each side."""
+        state = self.week_state(week, now)
+        if state == "future":
+            raise NotFound("week_not_started", f"week {week.label} has not started yet")
+        with self.pool.connection() as conn:
+            conn.row_factory = dict_row  # type: ignore[assignment]
+            player = conn.execute(
+                "SELECT player_id, name FROM players WHERE player_id = %s", (player_id,)
+            ).fetchone()
+            if player is None:
+                raise NotFound("player_not_found", f"no player {player_id!r}")
+            mine = conn.execute(
+                "SELECT points_x2, matches, score, reached_at FROM weekly_scores "
+                "WHERE week = %s AND player_id = %s",
+                (week.label, player_id),
+            ).fetchone()
+            result: dict[str, Any] = {
+                "week": week.label,
+                "player_id": player_id,
+                "name": player["name"],
+                "frozen": state == "frozen",
+                "matches": mine["matches"] if mine else 0,
+                "min_matches": weekly.MIN_MATCHES,
+                "eligible": False,
+                "rank": None,
+                "entry": None,
+                "above": [],
+                "below": [],
+            }
+            rank: int | None = None
+            if state == "frozen":
+                found = conn.execute(
+                    "SELECT rank FROM weekly_final WHERE week = %s AND player_id = %s",
+                    (week.label, player_id),
+                ).fetchone()
+                rank = found["rank"] if found else None
+                if rank is None:
+                    return result
+                rows = conn.execute(
+                    """
+                    SELECT f.rank, f.player_id, p.name, f.points_x2, f.matches, f.score,
+                           f.reached_at
+                      FROM weekly_final f JOIN players p USING (player_id)
+                     WHERE f.week = %s AND f.rank BETWEEN %s AND %s ORDER BY f.rank
+                    """,
+                    (week.label, rank - neighbours, rank + neighbours),
+                ).fetchall()
+            else:
+                if mine is None or not weekly.is_eligible(mine["matches"]):
+                    return result
+                ahead = conn.execute(
+                    """
+                    SELECT count(*) AS ahead FROM weekly_scores
+                     WHERE week = %(week)s AND matches >= %(min)s AND score >= %(score)s
+                       AND (score > %(score)s OR matches > %(matches)s
+                            OR (matches = %(matches)s
+                                AND (reached_at < %(reached)s
+                                     OR (reached_at = %(reached)s AND player_id < %(pid)s))))
+                    """,
+                    {
+                        "week": week.label,
+                        "min": weekly.MIN_MATCHES,
+                        "score": mine["score"],
+                        "matches": mine["matches"],
+                        "reached": mine["reached_at"],
+                        "pid": player_id,
+                    },
+                ).fetchone()
+                assert ahead is not None
+                rank = int(ahead["ahead"]) + 1
+                first = max(1, rank - neighbours)
+                rows = conn.execute(
+                    _LIVE_BOARD + " OFFSET %s",
+                    (week.label, weekly.MIN_MATCHES, rank + neighbours - first + 1, first - 1),
+                ).fetchall()
+                for index, row in enumerate(rows):
+                    row["rank"] = first + index
+        entries = [_board_entry(row) for row in rows]
+        result.update(
+            eligible=True,
+            rank=rank,
+            entry=next((e for e in entries if e["rank"] == rank), None),
+            above=[e for e in entries if e["rank"] < rank],
+            below=[e for e in entries if e["rank"] > rank],
+        )
+        return result
+
+    # ------------------------------------------------------------------ reads
+
+    def player(self, player_id: str) -> dict[str, Any]:
+        with self.pool.connection() as conn:
+            conn.row_factory = dict_row  # type: ignore[assignment]
+            row = conn.execute(
+                "SELECT player_id, name, rating, rated_matches, last_rated_at FROM players "
+                "WHERE player_id = %s",
+                (player_id,),
+            ).fetchone()
+        if row is None:
+            raise NotFound("player_not_found", f"no player {player_id!r}")
+        return _rating_view(row)
+
+    def rating_history(self, player_id: str, page: int, page_size: int) -> Page:
+        with self.pool.connection() as conn:
+            conn.row_factory = dict_row  # type: ignore[assignment]
+            self._require_player(conn, player_id)
+            rows = conn.execute(
+                """
+                SELECT match_id, ended_at, rating_before, rating_after, delta, k, place,
+                       rated_matches_before
+                  FROM rating_history WHERE player_id = %s
+                 ORDER BY seq DESC LIMIT %s OFFSET %s
+                """,
+                (player_id, page_size + 1, (page - 1) * page_size),
+            ).fetchall()
+        return _page(rows, page, page_size)
+
+    def player_matches(self, player_id: str, page: int, page_size: int) -> Page:
+        with self.pool.connection() as conn:
+            conn.row_factory = dict_row  # type: ignore[assignment]
+            self._require_player(conn, player_id)
+            rows = conn.execute(
+                """
+                SELECT m.match_id, m.mode, m.ranked, m.rated, m.ruleset, m.hands, m.outcome,
+                       m.started_at, m.ended_at, mp.seat, mp.place, mp.total, mp.forfeited
+                  FROM match_players mp JOIN matches m USING (match_id)
+                 WHERE mp.player_id = %s
+                 ORDER BY mp.ended_at DESC, mp.match_id DESC LIMIT %s OFFSET %s
+                """,
+                (player_id, page_size + 1, (page - 1) * page_size),
+            ).fetchall()
+            seats = self._seats(conn, [row["match_id"] for row in rows])
+        for row in rows:
+            row["players"] = seats.get(row["match_id"], [])
+        return _page(rows, page, page_size)
+
+    def match(self, match_id: str) -> dict[str, Any]:
+        with self.pool.connection() as conn:
+            conn.row_factory = dict_row  # type: ignore[assignment]
+            row = conn.execute(
+                """
+                SELECT match_id, schema_version, mode, ranked, rated, ruleset, hands, outcome,
+                       started_at, ended_at, week, board_applied, fairness, ingested_at
+                  FROM matches WHERE match_id = %s
+                """,
+                (match_id,),
+            ).fetchone()
+            if row is None:
+                raise NotFound("match_not_found", f"no archived match {match_id}")
+            row["players"] = self._seats(conn, [row["match_id"]]).get(row["match_id"], [])
+            changes = conn.execute(
+                "SELECT player_id, rating_before, rating_after, delta, k, place "
+                "FROM rating_history WHERE match_id = %s",
+                (match_id,),
+            ).fetchall()
+        by_player = {change.pop("player_id"): change for change in changes}
+        for seat in row["players"]:
+            seat["rating_change"] = by_player.get(seat["player_id"])
+        return row
+
+    def ladder(self, page: int, page_size: int, now: datetime) -> Page:
+        offset = (page - 1) * page_size
+        with self.pool.connection() as conn:
+            conn.row_factory = dict_row  # type: ignore[assignment]
+            rows = conn.execute(
+                """
+                SELECT player_id, name, rating, rated_matches, last_rated_at FROM players
+                 WHERE rated_matches >= %s AND last_rated_at >= %s
+                 ORDER BY rating DESC, player_id LIMIT %s OFFSET %s
+                """,
+                (
+                    elo.PROVISIONAL_BELOW,
+                    now - timedelta(days=LADDER_ACTIVE_DAYS),
+                    page_size + 1,
+                    offset,
+                ),
+            ).fetchall()
+        items = []
+        for index, row in enumerate(rows):
+            item = _rating_view(row)
+            item["rank"] = offset + index + 1
+            items.append(item)
+        return _page(items, page, page_size)
+
+    def _require_player(self, conn: psycopg.Connection[Any], player_id: str) -> None:
+        found = conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player_id,))
+        if found.fetchone() is None:
+            raise NotFound("player_not_found", f"no player {player_id!r}")
+
+    def _seats(
+        self, conn: psycopg.Connection[Any], match_ids: list[Any]
+    ) -> dict[Any, list[dict[str, Any]]]:
+        if not match_ids:
+            return {}
+        rows = conn.execute(
+            """
+            SELECT match_id, seat, player_id, name, is_bot, total, place, forfeited,
+                   forfeit_order, left_at
+              FROM match_players WHERE match_id = ANY(%s) ORDER BY match_id, seat
+            """,
+            (match_ids,),
+        ).fetchall()
+        seats: dict[Any, list[dict[str, Any]]] = {}
+        for row in rows:
+            seats.setdefault(row.pop("match_id"), []).append(row)
+        return seats
+
+
+def _configure_connection(conn: psycopg.Connection[Any]) -> None:
+    # Timestamps come back in UTC whatever the server's default zone is.
+    conn.execute("SET TIME ZONE 'UTC'")
+    conn.commit()
+
+
+_LIVE_BOARD = """
+    SELECT w.player_id, p.name, w.points_x2, w.matches, w.score, w.reached_at
+      FROM weekly_scores w JOIN players p USING (player_id)
+     WHERE w.week = %s AND w.matches >= %s
+     ORDER BY w.score DESC, w.matches DESC, w.reached_at, w.player_id
+     LIMIT %s
+"""
+
+
+def _page(rows: list[dict[str, Any]], page: int, page_size: int) -> Page:
+    return Page(
+        items=rows[:page_size], page=page, page_size=page_size, has_more=len(rows) > page_size
+    )
+
+
+def _board_entry(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "rank": row["rank"],
+        "player_id": row["player_id"],
+        "name": row["name"],
+        "score": row["score"],
+        "points": row["points_x2"] / 2,
+        "matches": row["matches"],
+        "reached_at": row["reached_at"],
+    }
+
+
+def _rating_view(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "player_id": row["player_id"],
+        "name": row["name"],
+        "rating": row["rating"],
+        "display": elo.display_rating(row["rating"], row["rated_matches"]),
+        "provisional": elo.is_provisional(row["rated_matches"]),
+        "rated_matches": row["rated_matches"],
+        "last_rated_at": row["last_rated_at"],
+    }
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,1 @@
+"""The match layer shared by the services: for now, the finished-match message."""
