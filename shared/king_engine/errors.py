@@ -1,0 +1,64 @@
+"""The engine's one error hierarchy.
+
+Every error carries a stable machine-readable ``code`` (part of the public API: clients switch
+on it) and a message that names the offending input. The HTTP edge maps codes to statuses in
+one place; the engine knows nothing about HTTP.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class KingError(Exception):
+    """Base class: ``code`` is stable, ``message`` is for people, ``details`` for programs."""
+
+    code: str = "king_error"
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class BadInput(KingError):
+    """Input that does not parse: a bad card code, suit, move text or serialised state."""
+
+
+class ConfigError(KingError):
+    """A match that cannot be set up: unknown ruleset (``unknown_ruleset``), bad length
+    (``bad_match_length``), bad deal keys."""
+
+
+class IllegalMove(KingError):
+    """A well-formed move that the rules do not allow now.
+
+    Codes: ``not_your_turn``, ``wrong_phase``, ``match_over``, ``card_not_in_hand``,
+    ``illegal_card`` (with ``details["rule"]`` naming the rule), ``contract_unavailable``
+    (with ``details["reason"]``: ``quota``, ``cap`` or ``trump_quota``), ``trump_required``,
+    ``trump_not_allowed``.
+    """
+
+
+# The rules a card can break, reported as details["rule"] of an ``illegal_card`` error.
+RULE_FOLLOW_SUIT = "follow_suit"
+RULE_PENALTY_DISCARD = "penalty_discard"
+RULE_HEARTS_NOT_BROKEN = "hearts_not_broken"
+RULE_MUST_TRUMP = "must_trump"
+RULE_MUST_OVERTRUMP = "must_overtrump"
+RULE_NO_TRUMP_FIRST_TRICK = "no_trump_first_trick"
+RULE_TRUMP_NOT_BROKEN = "trump_not_broken"
+
+ILLEGAL_CARD_RULES = (
+    RULE_FOLLOW_SUIT,
+    RULE_PENALTY_DISCARD,
+    RULE_HEARTS_NOT_BROKEN,
+    RULE_MUST_TRUMP,
+    RULE_MUST_OVERTRUMP,
+    RULE_NO_TRUMP_FIRST_TRICK,
+    RULE_TRUMP_NOT_BROKEN,
+)
