@@ -138,12 +138,15 @@ class MatchState:
     # ------------------------------------------------------------------ set-up
 
     def _start_hand(self, hand_index: int) -> None:
+        self._start_hand_with(hand_index, deal_hand(self.match_key, hand_index))
+
+    def _start_hand_with(self, hand_index: int, hands: list[int]) -> None:
         self.hand_index = hand_index
         self.phase = PHASE_CONTRACT
         self.contract = -1
         self.trump = NO_TRUMP
         self.rules = None
-        self.hands = deal_hand(self.match_key, hand_index)
+        self.hands = hands
         self.plays = []
         self.trick = 0
         self.trick_count = 0

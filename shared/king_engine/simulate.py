@@ -11,10 +11,12 @@ Like ``apply_action``, this is the *unchecked* path: it trusts the state it is g
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .cards import CARD_SUIT
-from .match import PHASE_CONTRACT, PHASE_PLAY, TRICKS_PER_HAND, MatchState
+from .match import PHASE_CONTRACT, PHASE_OVER, PHASE_PLAY, TRICKS_PER_HAND, MatchState
+from .rulesets import Usage, get_ruleset
+from .view import SeatView
 
 
 def choose_random_contract(state: MatchState, random: Callable[[], float]) -> None:
@@ -132,3 +134,38 @@ def play_random_match(state: MatchState, random: Callable[[], float]) -> None:
     """Play every remaining hand of the match with random legal moves."""
     while not state.is_over:
         play_random_hand(state, random)
+
+
+def state_from_view(view: SeatView, hands: Sequence[int]) -> MatchState:
+    """A full state at the position a seat sees, with ``hands`` as everyone's current cards.
+
+    For determinized search: a bot samples the hidden cards consistently with its view, then
+    simulates on the resulting state. ``hands[view.seat]`` should be ``view.hand``. The state
+    carries a dummy match key: hands after the current one are not the real deals, so
+    simulations should stop at the end of the current hand.
+    """
+    ruleset = get_ruleset(view.ruleset)
+    state = MatchState.__new__(MatchState)
+    state.ruleset = ruleset
+    state.num_hands = view.num_hands
+    state.match_key = bytes(32)
+    state.version = 0
+    state.totals = list(view.totals)
+    state.sheet = list(view.sheet)
+    state.usage = Usage()
+    for record in view.sheet:
+        state.usage.record(record.declarer, record.contract, record.trump)
+    state._start_hand_with(view.hand_index, list(hands))
+    if view.phase == PHASE_OVER:
+        state.phase = PHASE_OVER
+        state.turn = -1
+    elif view.phase == PHASE_PLAY:
+        state._choose(view.contract, view.trump, None)
+        for trick in view.tricks:
+            for seat, card in trick.plays:
+                state.hands[seat] |= 1 << card  # give back, then replay
+        for trick in view.tricks:
+            for _seat, card in trick.plays:
+                state._play(card, None)
+    state.version = view.version
+    return state
