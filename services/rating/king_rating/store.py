@@ -92,7 +92,6 @@ class Store:
             name="king-rating",
         )
         self.pool.open(wait=False)
-        self._known_weeks: set[str] = set()
 
     def close(self) -> None:
         self.pool.close()
@@ -135,13 +134,7 @@ class Store:
         week = weekly.week_of(ended) if rated else None
         on_board = False
         if week is not None:
-            self._ensure_week(conn, week)
-            # A shared lock on the week row: a freeze (which updates the row) waits for us,
-            # and we see a freeze that committed first.
-            row = conn.execute(
-                "SELECT frozen_at FROM weeks WHERE week = %s FOR SHARE", (week.label,)
-            ).fetchone()
-            on_board = row is not None and row[0] is None
+            on_board = self._lock_week_for_counting(conn, week)
         inserted = conn.execute(
             """
             INSERT INTO matches (match_id, schema_version, mode, ranked, ruleset, hands,
@@ -224,15 +217,22 @@ class Store:
             return Ingested.RATED
         return Ingested.RATED_LATE
 
-    def _ensure_week(self, conn: psycopg.Connection[Any], week: weekly.Week) -> None:
-        if week.label in self._known_weeks:
-            return
-        conn.execute(
-            "INSERT INTO weeks (week, starts_at, ends_at) VALUES (%s, %s, %s) "
-            "ON CONFLICT (week) DO NOTHING",
-            (week.label, week.starts_at, week.ends_at),
-        )
-        self._known_weeks.add(week.label)
+    def _lock_week_for_counting(self, conn: psycopg.Connection[Any], week: weekly.Week) -> bool:
+        """Take the week row in share mode; True if the week is still open (not frozen).
+
+        A freeze updates the row, so it waits for ingestions holding it and later ones see it.
+        """
+        select = "SELECT frozen_at FROM weeks WHERE week = %s FOR SHARE"
+        row = conn.execute(select, (week.label,)).fetchone()
+        if row is None:
+            # First match of the week: create the row (waits for a concurrent creator).
+            conn.execute(
+                "INSERT INTO weeks (week, starts_at, ends_at) VALUES (%s, %s, %s) "
+                "ON CONFLICT (week) DO NOTHING",
+                (week.label, week.starts_at, week.ends_at),
+            )
+            row = conn.execute(select, (week.label,)).fetchone()
+        return row is not None and row[0] is None
 
     def _rate(self, conn: psycopg.Connection[Any], message: FinishedMatch, ended: datetime) -> None:
         ids = [s.player_id for s in message.players]

@@ -1,0 +1,212 @@
+"""Fixtures of the rating tests: a private Postgres schema per test, unique queues, matches.
+
+Every integration test gets its own schema (migrated from scratch) on the run's database and
+its own RQ queue name on the run's Redis, so tests never see each other's rows or jobs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+import pytest
+from king_match.finished_match import FinishedMatch, SeatResult, format_utc
+from king_rating.jobs import set_store
+from king_rating.migrate import migrate
+from king_rating.store import Store
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from redis import Redis
+from rq import Queue
+from rq.serializers import JSONSerializer
+
+MakeMatch = Callable[..., FinishedMatch]
+
+
+def build_match(
+    players: Sequence[str] = ("ayse", "burak", "cem", "deniz"),
+    places: Sequence[int] = (1, 2, 3, 4),
+    *,
+    ended_at: datetime | None = None,
+    mode: str = "live",
+    ranked: bool = True,
+    outcome: str = "finished",
+    bots: Sequence[bool] = (False, False, False, False),
+    forfeited: Sequence[bool] = (False, False, False, False),
+    match_id: str | None = None,
+    fairness: dict[str, Any] | None = None,
+) -> FinishedMatch:
+    """A valid message; totals follow the places (a better place has a higher total)."""
+    ended = ended_at or datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+    order = 0
+    seats = []
+    for seat, (player, place, bot, left) in enumerate(
+        zip(players, places, bots, forfeited, strict=True)
+    ):
+        if left:
+            order += 1
+        seats.append(
+            SeatResult(
+                seat=seat,
+                player_id=player,
+                name=player.title(),
+                is_bot=bot,
+                total=100 - 10 * place,
+                place=place,
+                forfeited=left,
+                forfeit_order=order if left else None,
+                left_at=format_utc(ended - timedelta(minutes=order)) if left else None,
+            )
+        )
+    return FinishedMatch(
+        match_id=match_id or str(uuid.uuid4()),
+        mode=mode,  # type: ignore[arg-type]
+        ranked=ranked,
+        ruleset="classic",
+        hands=20,
+        players=tuple(seats),
+        started_at=format_utc(ended - timedelta(minutes=40)),
+        ended_at=format_utc(ended),
+        outcome=outcome,  # type: ignore[arg-type]
+        fairness=fairness if fairness is not None else {"server_seed": "ab" * 16, "deals": [1, 2]},
+    )
+
+
+@pytest.fixture
+def make_match() -> MakeMatch:
+    return build_match
+
+
+def with_search_path(url: str, schema: str) -> str:
+    return make_conninfo(url, options=f"-c search_path={schema}")
+
+
+@pytest.fixture
+def schema_url(database_url: str) -> Iterator[str]:
+    """Conninfo of a fresh, migrated schema that only this test uses."""
+    schema = f"rating_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    url = with_search_path(database_url, schema)
+    migrate(url)
+    try:
+        yield url
+    finally:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def store(schema_url: str) -> Iterator[Store]:
+    store = Store(schema_url, min_size=1, max_size=8)
+    set_store(store)
+    try:
+        yield store
+    finally:
+        set_store(None)
+        store.close()
+
+
+@pytest.fixture
+def redis_conn(redis_url: str) -> Iterator[Redis]:
+    connection = Redis.from_url(redis_url)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def queue(redis_conn: Redis) -> Queue:
+    """A ratings queue with a name of its own."""
+    return Queue(
+        f"ratings-test-{uuid.uuid4().hex[:10]}", connection=redis_conn, serializer=JSONSerializer
+    )
+
+
+def query(url: str, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+class TcpProxy:
+    """A TCP forwarder in front of Postgres that a test can take down and bring back."""
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.target = (target_host, target_port)
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port: int = self.listener.getsockname()[1]
+        self.up = True
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            with self._lock:
+                self._sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for sock in (source, sink):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def down(self) -> None:
+        """Refuse new connections and cut every open one, as if the server went away."""
+        self.up = False
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+    def restore(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self._closed = True
+        self.down()
+        self.listener.close()
+
+    def url_for(self, conninfo: str) -> str:
+        return make_conninfo(conninfo, host="127.0.0.1", hostaddr="127.0.0.1", port=self.port)
+
+
+@pytest.fixture
+def db_proxy(schema_url: str) -> Iterator[TcpProxy]:
+    params = conninfo_to_dict(schema_url)
+    if str(params.get("host", "")).startswith("/"):
+        pytest.skip("the proxy needs Postgres on TCP")
+    proxy = TcpProxy(
+        str(params.get("hostaddr") or params.get("host") or "127.0.0.1"),
+        int(params.get("port") or 5432),
+    )
+    yield proxy
+    proxy.close()
