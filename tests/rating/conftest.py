@@ -164,6 +164,10 @@ class TcpProxy:
                 continue
             upstream.settimeout(None)
             with self._lock:
+                if not self.up:  # went down while we were connecting
+                    client.close()
+                    upstream.close()
+                    continue
                 self._sockets += [client, upstream]
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()

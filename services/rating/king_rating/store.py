@@ -397,9 +397,9 @@ class Store:
             raise NotFound("week_not_started", f"week {week.label} has not started yet")
         offset = (page - 1) * page_size
         with self.pool.connection() as conn:
-            conn.row_factory = dict_row  # type: ignore[assignment]
+            cur = conn.cursor(row_factory=dict_row)
             if state == "frozen":
-                rows = conn.execute(
+                rows = cur.execute(
                     """
                     SELECT f.rank, f.player_id, p.name, f.points_x2, f.matches, f.score,
                            f.reached_at
@@ -410,7 +410,7 @@ class Store:
                     (week.label, offset, page_size + 1),
                 ).fetchall()
             else:
-                rows = conn.execute(
+                rows = cur.execute(
                     _LIVE_BOARD + " OFFSET %s",
                     (week.label, weekly.MIN_MATCHES, page_size + 1, offset),
                 ).fetchall()
@@ -426,13 +426,13 @@ class Store:
         if state == "future":
             raise NotFound("week_not_started", f"week {week.label} has not started yet")
         with self.pool.connection() as conn:
-            conn.row_factory = dict_row  # type: ignore[assignment]
-            player = conn.execute(
+            cur = conn.cursor(row_factory=dict_row)
+            player = cur.execute(
                 "SELECT player_id, name FROM players WHERE player_id = %s", (player_id,)
             ).fetchone()
             if player is None:
                 raise NotFound("player_not_found", f"no player {player_id!r}")
-            mine = conn.execute(
+            mine = cur.execute(
                 "SELECT points_x2, matches, score, reached_at FROM weekly_scores "
                 "WHERE week = %s AND player_id = %s",
                 (week.label, player_id),
@@ -452,14 +452,14 @@ class Store:
             }
             rank: int | None = None
             if state == "frozen":
-                found = conn.execute(
+                found = cur.execute(
                     "SELECT rank FROM weekly_final WHERE week = %s AND player_id = %s",
                     (week.label, player_id),
                 ).fetchone()
                 rank = found["rank"] if found else None
                 if rank is None:
                     return result
-                rows = conn.execute(
+                rows = cur.execute(
                     """
                     SELECT f.rank, f.player_id, p.name, f.points_x2, f.matches, f.score,
                            f.reached_at
@@ -471,7 +471,7 @@ class Store:
             else:
                 if mine is None or not weekly.is_eligible(mine["matches"]):
                     return result
-                ahead = conn.execute(
+                ahead = cur.execute(
                     """
                     SELECT count(*) AS ahead FROM weekly_scores
                      WHERE week = %(week)s AND matches >= %(min)s AND score >= %(score)s
@@ -492,7 +492,7 @@ class Store:
                 assert ahead is not None
                 rank = int(ahead["ahead"]) + 1
                 first = max(1, rank - neighbours)
-                rows = conn.execute(
+                rows = cur.execute(
                     _LIVE_BOARD + " OFFSET %s",
                     (week.label, weekly.MIN_MATCHES, rank + neighbours - first + 1, first - 1),
                 ).fetchall()
@@ -512,8 +512,8 @@ class Store:
 
     def player(self, player_id: str) -> dict[str, Any]:
         with self.pool.connection() as conn:
-            conn.row_factory = dict_row  # type: ignore[assignment]
-            row = conn.execute(
+            cur = conn.cursor(row_factory=dict_row)
+            row = cur.execute(
                 "SELECT player_id, name, rating, rated_matches, last_rated_at FROM players "
                 "WHERE player_id = %s",
                 (player_id,),
@@ -524,9 +524,9 @@ class Store:
 
     def rating_history(self, player_id: str, page: int, page_size: int) -> Page:
         with self.pool.connection() as conn:
-            conn.row_factory = dict_row  # type: ignore[assignment]
-            self._require_player(conn, player_id)
-            rows = conn.execute(
+            cur = conn.cursor(row_factory=dict_row)
+            self._require_player(cur, player_id)
+            rows = cur.execute(
                 """
                 SELECT match_id, ended_at, rating_before, rating_after, delta, k, place,
                        rated_matches_before
@@ -539,9 +539,9 @@ class Store:
 
     def player_matches(self, player_id: str, page: int, page_size: int) -> Page:
         with self.pool.connection() as conn:
-            conn.row_factory = dict_row  # type: ignore[assignment]
-            self._require_player(conn, player_id)
-            rows = conn.execute(
+            cur = conn.cursor(row_factory=dict_row)
+            self._require_player(cur, player_id)
+            rows = cur.execute(
                 """
                 SELECT m.match_id, m.mode, m.ranked, m.rated, m.ruleset, m.hands, m.outcome,
                        m.started_at, m.ended_at, mp.seat, mp.place, mp.total, mp.forfeited
@@ -551,15 +551,15 @@ class Store:
                 """,
                 (player_id, page_size + 1, (page - 1) * page_size),
             ).fetchall()
-            seats = self._seats(conn, [row["match_id"] for row in rows])
+            seats = self._seats(cur, [row["match_id"] for row in rows])
         for row in rows:
             row["players"] = seats.get(row["match_id"], [])
         return _page(rows, page, page_size)
 
     def match(self, match_id: str) -> dict[str, Any]:
         with self.pool.connection() as conn:
-            conn.row_factory = dict_row  # type: ignore[assignment]
-            row = conn.execute(
+            cur = conn.cursor(row_factory=dict_row)
+            row = cur.execute(
                 """
                 SELECT match_id, schema_version, mode, ranked, rated, ruleset, hands, outcome,
                        started_at, ended_at, week, board_applied, fairness, ingested_at
@@ -569,8 +569,8 @@ class Store:
             ).fetchone()
             if row is None:
                 raise NotFound("match_not_found", f"no archived match {match_id}")
-            row["players"] = self._seats(conn, [row["match_id"]]).get(row["match_id"], [])
-            changes = conn.execute(
+            row["players"] = self._seats(cur, [row["match_id"]]).get(row["match_id"], [])
+            changes = cur.execute(
                 "SELECT player_id, rating_before, rating_after, delta, k, place "
                 "FROM rating_history WHERE match_id = %s",
                 (match_id,),
@@ -583,8 +583,8 @@ class Store:
     def ladder(self, page: int, page_size: int, now: datetime) -> Page:
         offset = (page - 1) * page_size
         with self.pool.connection() as conn:
-            conn.row_factory = dict_row  # type: ignore[assignment]
-            rows = conn.execute(
+            cur = conn.cursor(row_factory=dict_row)
+            rows = cur.execute(
                 """
                 SELECT player_id, name, rating, rated_matches, last_rated_at FROM players
                  WHERE rated_matches >= %s AND last_rated_at >= %s
@@ -604,17 +604,17 @@ class Store:
             items.append(item)
         return _page(items, page, page_size)
 
-    def _require_player(self, conn: psycopg.Connection[Any], player_id: str) -> None:
-        found = conn.execute("SELECT 1 FROM players WHERE player_id = %s", (player_id,))
+    def _require_player(self, cur: psycopg.Cursor[dict[str, Any]], player_id: str) -> None:
+        found = cur.execute("SELECT 1 FROM players WHERE player_id = %s", (player_id,))
         if found.fetchone() is None:
             raise NotFound("player_not_found", f"no player {player_id!r}")
 
     def _seats(
-        self, conn: psycopg.Connection[Any], match_ids: list[Any]
+        self, cur: psycopg.Cursor[dict[str, Any]], match_ids: list[Any]
     ) -> dict[Any, list[dict[str, Any]]]:
         if not match_ids:
             return {}
-        rows = conn.execute(
+        rows = cur.execute(
             """
             SELECT match_id, seat, player_id, name, is_bot, total, place, forfeited,
                    forfeit_order, left_at
