@@ -71,7 +71,7 @@ def parse_move(text: str) -> Move:
     if not isinstance(text, str) or not text.strip():
         raise BadInput("bad_move", f"{text!r} is not a move")
     body = text.strip()
-    if len(body) <= 3 and body[:1].upper() in "23456789TJQKA1":
+    if len(body) == 2 or (len(body) == 3 and body.startswith("10")):
         return PlayCard(parse_card(body))
     code, _, suit = body.partition(":")
     return contract_move(code, suit if _ else None)
