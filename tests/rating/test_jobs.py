@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 import zlib
 from datetime import UTC, datetime, timedelta
 
@@ -37,6 +38,19 @@ def run_worker(queue: Queue) -> None:
         exception_handlers=[jobs.no_retry_for_malformed],
     )
     worker.work(burst=True, with_scheduler=False)
+
+
+def wait_until_reachable(store: Store, seconds: float = 30.0) -> None:
+    """The database "returns": wait until the pool has reconnected (it backs off while down)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            store.ping()
+            return
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 def applied(url: str) -> tuple[int, int, int]:
@@ -118,6 +132,7 @@ def test_matches_wait_while_the_database_is_down_and_are_applied_once_after_repl
 
         failed = sorted(registry.get_job_ids())
         db_proxy.restore()
+        wait_until_reachable(store)
         assert sorted(replay.replay(queue.connection, queue.name)) == failed
         run_worker(queue)
         assert registry.count == 0
@@ -149,6 +164,7 @@ def test_the_database_going_away_between_jobs_loses_nothing(
         run_worker(queue)
         assert job.get_status(refresh=True) == "failed"
         db_proxy.restore()
+        wait_until_reachable(store)
         replay.replay(queue.connection, queue.name)
         run_worker(queue)
         assert applied(schema_url) == (2, 8, 8)

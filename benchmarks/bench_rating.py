@@ -1,0 +1,495 @@
+"""Rating service benchmarks: ``make bench`` (or ``python -c 'import ...; main([])'``).
+
+Prints ``name: value`` lines:
+
+* ``rating.dataset_generation_s`` - time to generate the data set (1,000,000 players,
+  10,000,000 rating-history rows, the archive rows they belong to and the weekly scores derived
+  from them). It is generated once, with set-based SQL, into the database ``king_bench_rating``
+  on the server at ``$DATABASE_ADMIN_URL`` (default: the machine's Postgres), and reused by later
+  runs; ``--regenerate`` rebuilds it. ``$BENCH_RATING_DATABASE_URL`` names another database.
+* ``rating.ingest_matches_per_s`` - finished matches ingested per second through the store (one
+  transaction per match: archive, Elo, history, board), 4 threads sharing one pool.
+* ``rating.ingest_rq_matches_per_s`` - the same end to end through Redis and two RQ worker
+  processes (``python -m king_rating.worker --burst``).
+* ``rating.board_top100_p99_ms`` / ``rating.my_rank_p99_ms`` - latency of
+  ``GET /weekly/current?page_size=100`` and ``GET /weekly/current/players/<id>`` through the Flask
+  app (in-process test client: routing, validation, SQL, serialization; no network).
+* ``rating.quality_spearman_*`` - the rating-quality simulation: 1,000 players with hidden skill
+  play random four-player matches, 100 each; Spearman correlation of rating with skill.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from king_match.finished_match import FinishedMatch, SeatResult, format_utc
+from king_rating import elo, weekly
+from king_rating.migrate import migrate
+
+BENCH_DATABASE = "king_bench_rating"
+DATASET_VERSION = "1"
+PLAYERS = 1_000_000
+MATCHES = 2_500_000  # four history rows each: 10,000,000
+#: Share of all matches that fall in the benchmark's current week (a busy week).
+CURRENT_WEEK_SHARE = 0.05
+
+
+def emit(name: str, value: object) -> None:
+    print(f"{name}: {value}", flush=True)
+
+
+# ------------------------------------------------------------------------ data set
+
+
+def bench_database_url() -> str:
+    given = os.environ.get("BENCH_RATING_DATABASE_URL")
+    if given:
+        return given
+    admin = os.environ.get("DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", (BENCH_DATABASE,)
+        ).fetchone()
+        if not exists:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DATABASE)))
+    return make_conninfo(admin, dbname=BENCH_DATABASE)
+
+
+def dataset_meta(url: str) -> dict[str, str]:
+    with psycopg.connect(url) as conn:
+        found = conn.execute("SELECT to_regclass('bench_meta') IS NOT NULL").fetchone()
+        if not found or not found[0]:
+            return {}
+        return dict(conn.execute("SELECT key, value FROM bench_meta").fetchall())
+
+
+def reference_time() -> datetime:
+    """The data set's "now": Saturday 12:00 (Istanbul) of the week it was generated in."""
+    week = weekly.week_of(datetime.now(UTC))
+    return (week.starts_at + timedelta(days=5, hours=12)).astimezone(UTC)
+
+
+_DROP_FOR_LOAD = """
+DROP INDEX IF EXISTS players_ladder;
+DROP INDEX IF EXISTS rating_history_by_player;
+DROP INDEX IF EXISTS rating_history_by_match;
+DROP INDEX IF EXISTS weekly_scores_board;
+ALTER TABLE rating_history DROP CONSTRAINT IF EXISTS rating_history_pkey;
+ALTER TABLE weekly_scores DROP CONSTRAINT IF EXISTS weekly_scores_pkey;
+ALTER TABLE matches DROP CONSTRAINT IF EXISTS matches_pkey CASCADE;
+ALTER TABLE players DROP CONSTRAINT IF EXISTS players_pkey CASCADE;
+"""
+
+# The same definitions as migrations/0001_initial.sql, rebuilt after the bulk load.
+_RESTORE_AFTER_LOAD = """
+ALTER TABLE players ADD PRIMARY KEY (player_id);
+ALTER TABLE matches ADD PRIMARY KEY (match_id);
+ALTER TABLE rating_history ADD PRIMARY KEY (player_id, match_id);
+ALTER TABLE weekly_scores ADD PRIMARY KEY (week, player_id);
+CREATE INDEX players_ladder ON players (rating DESC, player_id) WHERE rated_matches >= 15;
+CREATE INDEX rating_history_by_player ON rating_history (player_id, seq DESC);
+CREATE INDEX rating_history_by_match ON rating_history (match_id);
+CREATE INDEX weekly_scores_board
+    ON weekly_scores (week, score DESC, matches DESC, reached_at, player_id)
+    WHERE matches >= 5;
+ALTER TABLE match_players ADD CONSTRAINT match_players_match_id_fkey
+    FOREIGN KEY (match_id) REFERENCES matches (match_id) ON DELETE CASCADE NOT VALID;
+ALTER TABLE rating_history ADD CONSTRAINT rating_history_player_id_fkey
+    FOREIGN KEY (player_id) REFERENCES players (player_id) NOT VALID;
+ALTER TABLE rating_history ADD CONSTRAINT rating_history_match_id_fkey
+    FOREIGN KEY (match_id) REFERENCES matches (match_id) NOT VALID;
+"""
+
+
+def generate(url: str) -> float:
+    """Build the data set from scratch with set-based SQL; return the seconds it took."""
+    started = time.perf_counter()
+    ref = reference_time()
+    week = weekly.week_of(ref)
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA public CASCADE")
+        conn.execute("CREATE SCHEMA public")
+    migrate(url)
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SET maintenance_work_mem = '1GB'")
+        conn.execute("SET work_mem = '256MB'")
+        conn.execute("SET synchronous_commit = off")
+        conn.execute(_DROP_FOR_LOAD)
+        params = {
+            "ref": ref,
+            "week_start": week.starts_at,
+            "share": CURRENT_WEEK_SHARE,
+            "players": PLAYERS,
+            "matches": MATCHES,
+        }
+        conn.execute(
+            """
+            INSERT INTO players (player_id, name, rating, rated_matches, last_rated_at,
+                                 created_at, updated_at)
+            SELECT 'p' || i, 'Player ' || i,
+                   1500 + 300 * (random() + random() + random() + random() - 2),
+                   (random() * 300)::int,
+                   %(ref)s - random() * interval '60 days', %(ref)s, %(ref)s
+              FROM generate_series(0, %(players)s - 1) AS i
+            """,
+            params,
+        )
+        # Activity is skewed (a few players play a lot): a match's first seat is drawn with
+        # density falling like x^-1/2; the other seats are fixed strides from it, so the four
+        # players of a match are always distinct.
+        conn.execute(
+            """
+            CREATE UNLOGGED TABLE bench_gen AS
+            SELECT m, md5('m' || m)::uuid AS match_id,
+                   CASE WHEN random() < %(share)s
+                        THEN %(week_start)s + random() * (%(ref)s - %(week_start)s)
+                        ELSE %(week_start)s - random() * interval '364 days' END AS ended_at,
+                   floor((%(players)s - 1) * power(random(), 2))::int AS first_seat
+              FROM generate_series(1, %(matches)s) AS m
+            """,
+            params,
+        )
+        conn.execute(
+            """
+            INSERT INTO matches (match_id, schema_version, mode, ranked, ruleset, hands,
+                                 outcome, started_at, ended_at, rated, week, board_applied,
+                                 fairness)
+            SELECT match_id, 1, 'live', true, 'classic', 20, 'finished',
+                   ended_at - interval '40 minutes', ended_at, true,
+                   to_char(ended_at AT TIME ZONE 'Europe/Istanbul', 'IYYY-"W"IW'), true,
+                   '{}'::jsonb
+              FROM bench_gen
+            """
+        )
+        conn.execute(
+            """
+            INSERT INTO rating_history (player_id, match_id, ended_at, rating_before,
+                                        rating_after, delta, k, place, rated_matches_before)
+            SELECT 'p' || ((g.first_seat + s.seat * 7919) %% %(players)s), g.match_id,
+                   g.ended_at, 1500, 1500 + (2.5 - pl.place) * 8, (2.5 - pl.place) * 8, 24,
+                   pl.place, 20
+              FROM bench_gen g
+             CROSS JOIN generate_series(0, 3) AS s(seat)
+             CROSS JOIN LATERAL (SELECT ((s.seat + g.m) %% 4) + 1 AS place) AS pl
+            """,
+            params,
+        )
+        conn.execute(
+            """
+            INSERT INTO weekly_scores (week, player_id, points_x2, matches, score, reached_at,
+                                       last_match_at)
+            SELECT week, player_id, sum(points), count(*),
+                   (sum(points) + 30)::float8 / (2 * (count(*) + 10)),
+                   max(ended_at), max(ended_at)
+              FROM (SELECT to_char(ended_at AT TIME ZONE 'Europe/Istanbul', 'IYYY-"W"IW')
+                               AS week,
+                           player_id, 2 * (4 - place) AS points, ended_at
+                      FROM rating_history) AS h
+             GROUP BY week, player_id
+            """
+        )
+        labels = [row[0] for row in conn.execute("SELECT DISTINCT week FROM weekly_scores")]
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO weeks (week, starts_at, ends_at, frozen_at) VALUES (%s, %s, %s, %s)",
+                [
+                    (
+                        w.label,
+                        w.starts_at,
+                        w.ends_at,
+                        None if w.label == week.label else w.ends_at,
+                    )
+                    for w in map(weekly.parse_week_label, labels)
+                ],
+            )
+        conn.execute("DROP TABLE bench_gen")
+        conn.execute(_RESTORE_AFTER_LOAD)
+        conn.execute("VACUUM ANALYZE")
+        elapsed = time.perf_counter() - started
+        conn.execute("CREATE TABLE bench_meta (key text PRIMARY KEY, value text NOT NULL)")
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO bench_meta VALUES (%s, %s)",
+                [
+                    ("version", DATASET_VERSION),
+                    ("reference_time", ref.isoformat()),
+                    ("generation_s", f"{elapsed:.1f}"),
+                ],
+            )
+    return elapsed
+
+
+# ------------------------------------------------------------------------ helpers
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    index = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
+    return ordered[index]
+
+
+def skewed_player(rng: random.Random) -> int:
+    return int((PLAYERS - 1) * rng.random() ** 2)
+
+
+def random_messages(count: int, ref: datetime, seed: int) -> list[FinishedMatch]:
+    rng = random.Random(seed)
+    week_start = weekly.week_of(ref).starts_at
+    span = (ref - week_start).total_seconds()
+    messages = []
+    for _ in range(count):
+        first = skewed_player(rng)
+        ids = [f"p{(first + seat * 7919) % PLAYERS}" for seat in range(4)]
+        places = [1, 2, 3, 4]
+        rng.shuffle(places)
+        ended = week_start + timedelta(seconds=rng.random() * span)
+        messages.append(
+            FinishedMatch(
+                match_id=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                mode="live",
+                ranked=True,
+                ruleset="classic",
+                hands=20,
+                players=tuple(
+                    SeatResult(
+                        seat=seat,
+                        player_id=pid,
+                        name=f"Player {pid[1:]}",
+                        is_bot=False,
+                        total=100 - 10 * place,
+                        place=place,
+                    )
+                    for seat, (pid, place) in enumerate(zip(ids, places, strict=True))
+                ),
+                started_at=format_utc(ended - timedelta(minutes=40)),
+                ended_at=format_utc(ended),
+                outcome="finished",
+                fairness={"server_seed": f"{rng.getrandbits(256):064x}"},
+            )
+        )
+    return messages
+
+
+# ------------------------------------------------------------------------ benchmarks
+
+
+def bench_ingest(url: str, ref: datetime, count: int, threads: int) -> float:
+    from king_rating.store import Store
+
+    messages = random_messages(count, ref, seed=time.time_ns())
+    store = Store(url, min_size=threads, max_size=threads)
+    store.pool.wait()
+    chunks = [messages[i::threads] for i in range(threads)]
+
+    def run(chunk: list[FinishedMatch]) -> None:
+        for message in chunk:
+            store.ingest(message)
+
+    workers = [threading.Thread(target=run, args=(chunk,)) for chunk in chunks]
+    started = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    elapsed = time.perf_counter() - started
+    store.close()
+    return count / elapsed
+
+
+def bench_ingest_rq(url: str, ref: datetime, count: int, processes: int) -> float:
+    from redis import Redis
+
+    from king_devservers import start_redis
+    from king_rating import jobs
+
+    server = start_redis()
+    try:
+        connection = Redis.from_url(server.url)
+        queue = jobs.ratings_queue(connection, "ratings-bench")
+        messages = random_messages(count, ref, seed=time.time_ns())
+        for message in messages:
+            jobs.enqueue_finished_match(queue, message, retry_intervals=())
+        env = dict(os.environ, DATABASE_URL=url, REDIS_URL=server.url, RATING_QUEUE="ratings-bench")
+        started = time.perf_counter()
+        workers = [
+            subprocess.Popen(
+                [sys.executable, "-m", "king_rating.worker", "--burst"],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for _ in range(processes)
+        ]
+        for worker in workers:
+            worker.wait()
+        elapsed = time.perf_counter() - started
+        failed = jobs.ratings_queue(connection, "ratings-bench").failed_job_registry.count
+        if failed:
+            emit("rating.ingest_rq_failed_jobs", failed)
+        return count / elapsed
+    finally:
+        server.stop()
+
+
+def bench_latency(call: Callable[[], Any], runs: int, warmup: int = 50) -> list[float]:
+    for _ in range(warmup):
+        call()
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        call()
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+def bench_reads(url: str, ref: datetime, runs: int) -> None:
+    from king_rating.app import create_app
+    from king_rating.config import Settings
+    from king_rating.store import Store
+
+    store = Store(url, min_size=2, max_size=4)
+    app = create_app(Settings(database_url=url), store=store, clock=lambda: ref)
+    client = app.test_client()
+    week = weekly.week_of(ref)
+    with psycopg.connect(url) as conn:
+        eligible = conn.execute(
+            "SELECT count(*) FROM weekly_scores WHERE week = %s AND matches >= %s",
+            (week.label, weekly.MIN_MATCHES),
+        ).fetchone()
+        sample = [
+            row[0]
+            for row in conn.execute(
+                "SELECT player_id FROM weekly_scores WHERE week = %s AND matches >= %s "
+                "ORDER BY random() LIMIT %s",
+                (week.label, weekly.MIN_MATCHES, runs),
+            )
+        ]
+    emit("rating.board_eligible_players_current_week", eligible[0] if eligible else 0)
+
+    def top100() -> None:
+        response = client.get("/weekly/current?page_size=100")
+        assert response.status_code == 200 and len(response.get_json()["items"]) == 100
+
+    board = bench_latency(top100, runs)
+    emit("rating.board_top100_p50_ms", f"{statistics.median(board):.2f}")
+    emit("rating.board_top100_p99_ms", f"{percentile(board, 0.99):.2f}")
+
+    players = iter(sample * 2)
+
+    def my_rank() -> None:
+        response = client.get(f"/weekly/current/players/{next(players)}?neighbours=2")
+        assert response.status_code == 200 and response.get_json()["rank"] is not None
+
+    ranks = bench_latency(my_rank, len(sample), warmup=min(50, len(sample)))
+    emit("rating.my_rank_p50_ms", f"{statistics.median(ranks):.2f}")
+    emit("rating.my_rank_p99_ms", f"{percentile(ranks, 0.99):.2f}")
+    store.close()
+
+
+# ------------------------------------------------------------------------ rating quality
+
+
+def spearman(xs: list[float], ys: list[float]) -> float:
+    def ranks(values: list[float]) -> list[float]:
+        order = sorted(range(len(values)), key=values.__getitem__)
+        result = [0.0] * len(values)
+        for rank, index in enumerate(order):
+            result[index] = float(rank)
+        return result
+
+    rx, ry = ranks(xs), ranks(ys)
+    n = len(xs)
+    squared = sum((a - b) ** 2 for a, b in zip(rx, ry, strict=True))
+    return 1 - 6 * squared / (n * (n * n - 1))
+
+
+def simulate_quality(luck: float, players: int = 1000, rounds: int = 100, seed: int = 7) -> float:
+    """Hidden skill ~ N(0, 1); a match's performance is skill + N(0, luck); ranks by it.
+
+    Every round deals all players into random tables of four, so after ``rounds`` rounds each
+    has played exactly ``rounds`` matches.
+    """
+    rng = random.Random(seed)
+    skill = [rng.gauss(0, 1) for _ in range(players)]
+    rating = [elo.INITIAL_RATING] * players
+    played = [0] * players
+    for _ in range(rounds):
+        order = list(range(players))
+        rng.shuffle(order)
+        for start in range(0, players - players % 4, 4):
+            table = order[start : start + 4]
+            performance = [skill[i] + rng.gauss(0, luck) for i in table]
+            places = [1 + sum(1 for other in performance if other > mine) for mine in performance]
+            changes = elo.rate_match([rating[i] for i in table], [played[i] for i in table], places)
+            for index, change in zip(table, changes, strict=True):
+                rating[index] = change.rating_after
+                played[index] += 1
+    return spearman(rating, skill)
+
+
+#: "Moderate luck": per-match noise 1.5 times the spread of skill. At this level the
+#: simulation reproduces the 0.976 that RATING.md's rationale reports for this Elo variant.
+MODERATE_LUCK = 1.5
+
+
+def bench_quality() -> None:
+    for name, luck in (("low", 1.0), ("moderate", MODERATE_LUCK), ("high", 2.0)):
+        values = [simulate_quality(luck, seed=seed) for seed in (1, 2, 3)]
+        emit(f"rating.quality_spearman_{name}_luck", f"{statistics.mean(values):.4f}")
+
+
+# ------------------------------------------------------------------------ entry point
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="bench_rating")
+    parser.add_argument("--regenerate", action="store_true", help="rebuild the data set")
+    parser.add_argument("--ingest-count", type=int, default=4000)
+    parser.add_argument("--read-runs", type=int, default=1000)
+    args, _ = parser.parse_known_args(argv)
+
+    bench_quality()
+    url = bench_database_url()
+    meta = dataset_meta(url)
+    if args.regenerate or meta.get("version") != DATASET_VERSION:
+        generated = generate(url)
+        meta = dataset_meta(url)
+        emit("rating.dataset_generation_s", f"{generated:.1f}")
+        emit("rating.dataset_reused", "no")
+    else:
+        emit("rating.dataset_generation_s", meta.get("generation_s", "?"))
+        emit("rating.dataset_reused", "yes")
+    migrate(url)  # a data set from an older schema gets the newer migrations
+    with psycopg.connect(url) as conn:
+        counts = conn.execute(
+            "SELECT (SELECT count(*) FROM players), (SELECT count(*) FROM rating_history)"
+        ).fetchone()
+    assert counts is not None
+    emit("rating.dataset_players", counts[0])
+    emit("rating.dataset_rating_history_rows", counts[1])
+    ref = datetime.fromisoformat(meta["reference_time"])
+    emit("rating.ingest_matches_per_s", f"{bench_ingest(url, ref, args.ingest_count, 4):.0f}")
+    emit(
+        "rating.ingest_rq_matches_per_s",
+        f"{bench_ingest_rq(url, ref, args.ingest_count, 2):.0f}",
+    )
+    bench_reads(url, ref, args.read_runs)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
