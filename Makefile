@@ -6,7 +6,11 @@ PY     := $(VENV)/bin/python
 PACKAGES := shared $(patsubst %/pyproject.toml,%,$(wildcard services/*/pyproject.toml))
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv run demo test lint typecheck unit bench clean
+.PHONY: venv run demo test lint typecheck bench clean
+
+## make run: start the product (see README).
+run: $(STAMP)
+	$(PY) examples/random_match.py
 
 venv: $(STAMP)
 
@@ -16,9 +20,9 @@ $(STAMP): requirements.txt shared/pyproject.toml $(wildcard services/*/pyproject
 	$(PY) -m pip install --quiet -r requirements.txt $(addprefix -e ./,$(PACKAGES))
 	touch $(STAMP)
 
-## make run: start the product (see README).
-run: $(STAMP)
-	$(PY) -m king_engine.demo
+## make demo: one match between four random players, printed with its score sheet.
+demo: $(STAMP)
+	$(PY) examples/random_match.py $(ARGS)
 
 ## make test: lint, format check, type check, then every test.
 test: $(STAMP) lint typecheck
