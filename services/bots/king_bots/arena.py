@@ -1,0 +1,382 @@
+"""The bot arena: duplicate deals that measure one policy against another.
+
+    python -m king_bots.arena --candidate hard:worlds=16 --baseline medium --deals 50 \\
+        --matches 10 --out docs/bots-arena.md
+
+**Per contract (duplicate).** Each seeded deal is played, with its contract fixed, once by four
+baseline bots, then four more times with the candidate in seat 0, 1, 2 and 3 against the same
+cards and the same random streams (each seat's decisions are seeded by the deal, the seat and
+the move number). A deal's score is the candidate's points minus the baseline's points in the
+same seat, averaged over the four seats; the report gives the mean over deals with a 95 %
+confidence interval (normal approximation), per contract and averaged over the contracts. Koz
+is played with a trump suit drawn from the deal's seed.
+
+**Full matches.** 20-hand matches with contract choice, the candidate in each seat in turn
+against three baselines: mean final score, first-place rate (ties for first count as first) and
+the duplicate difference against the all-baseline match.
+
+Policy specs: ``easy``, ``medium``, ``hard``, ``random``, with options after a colon:
+``medium:noise=0.2`` (random card 20 % of the time), ``hard:worlds=16`` (fixed iterations,
+deterministic), ``hard:budget=0.55`` (time budget in seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from king_engine import CONTRACTS, ChooseContract, MatchState, new_match, placements, view_for
+from king_engine.contracts import TRUMP
+from king_engine.match import PHASE_OVER
+
+from .policies import Policy
+
+CONTRACT_IDS = tuple(range(len(CONTRACTS)))
+
+
+def parse_policy(spec: str) -> Policy:
+    """``"hard:worlds=16,budget=0.3"`` -> ``Policy("hard", worlds=16, budget_s=0.3)``."""
+    level, _, opts = spec.partition(":")
+    kwargs: dict[str, float | int] = {}
+    for item in filter(None, opts.split(",")):
+        key, _, value = item.partition("=")
+        if key == "noise":
+            kwargs["noise"] = float(value)
+        elif key == "worlds":
+            kwargs["worlds"] = int(value)
+        elif key == "budget":
+            kwargs["budget_s"] = float(value)
+        else:
+            raise ValueError(f"unknown policy option {key!r} in {spec!r}")
+    return Policy(level, **kwargs)  # type: ignore[arg-type]
+
+
+def _seed(*parts: object) -> int:
+    text = "/".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+
+
+def _key(*parts: object) -> bytes:
+    return hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
+
+
+@dataclass
+class Timing:
+    """Decision times per policy label (seconds)."""
+
+    samples: dict[str, list[float]] = field(default_factory=dict)
+
+    def add(self, label: str, seconds: float) -> None:
+        self.samples.setdefault(label, []).append(seconds)
+
+    def merge(self, other: Timing) -> None:
+        for label, values in other.samples.items():
+            self.samples.setdefault(label, []).extend(values)
+
+
+def play_to(
+    state: MatchState,
+    seats: Sequence[Policy],
+    stream: object,
+    stop: Callable[[MatchState], bool],
+    timing: Timing | None = None,
+    labels: Sequence[str] | None = None,
+) -> None:
+    """Let the seats' policies move until ``stop(state)``; every decision is seeded by
+    (stream, seat, version) so runs that reach the same position make the same choices."""
+    while not stop(state):
+        seat = state.turn
+        view = view_for(state, seat)
+        started = time.perf_counter()
+        move = seats[seat].decide(view, _seed(stream, seat, state.version))
+        if timing is not None and labels is not None:
+            timing.add(labels[seat], time.perf_counter() - started)
+        state.apply(seat, move)
+
+
+def play_hand(
+    ruleset: str, key: bytes, option: ChooseContract, seats: Sequence[Policy], stream: object,
+    timing: Timing | None = None, labels: Sequence[str] | None = None,
+) -> tuple[int, int, int, int]:  # fmt: skip
+    """One hand with its contract fixed; the four seats' points."""
+    state = new_match(ruleset, 20, key)
+    state.apply(state.turn, option)
+    play_to(state, seats, stream, lambda s: s.hand_index > 0 or s.phase == PHASE_OVER,
+            timing, labels)  # fmt: skip
+    return state.sheet[0].points
+
+
+def play_match(
+    ruleset: str, key: bytes, seats: Sequence[Policy], stream: object,
+    timing: Timing | None = None, labels: Sequence[str] | None = None,
+) -> list[int]:  # fmt: skip
+    state = new_match(ruleset, 20, key)
+    play_to(state, seats, stream, lambda s: s.is_over, timing, labels)
+    return list(state.totals)
+
+
+def _option_for(contract: int, seed: int, deal: int) -> ChooseContract:
+    if contract == TRUMP:
+        return ChooseContract(TRUMP, _seed("trump", seed, deal) % 4)
+    return ChooseContract(contract)
+
+
+@dataclass(frozen=True)
+class Task:
+    kind: str  # "hand" or "match"
+    ruleset: str
+    candidate: str
+    baseline: str
+    seed: int
+    index: int  # deal or match number
+    contract: int = -1
+
+
+def run_task(task: Task) -> tuple[Task, list[float], Timing]:
+    """A duplicate set: the all-baseline game plus the candidate in each seat.
+
+    Returns per-seat differences (candidate - baseline), plus for matches the candidate's
+    final scores and first places: ``[d0..d3, score0..score3, first0..first3]``.
+    """
+    cand, base = parse_policy(task.candidate), parse_policy(task.baseline)
+    timing = Timing()
+    stream = (task.kind, task.seed, task.index, task.contract)
+    if task.kind == "hand":
+        key = _key("arena-deal", task.seed, task.index)
+        option = _option_for(task.contract, task.seed, task.index)
+        reference = play_hand(task.ruleset, key, option, [base] * 4, stream)
+        diffs = []
+        for seat in range(4):
+            seats = [base] * 4
+            seats[seat] = cand
+            labels = ["baseline"] * 4
+            labels[seat] = "candidate"
+            points = play_hand(task.ruleset, key, option, seats, stream, timing, labels)
+            diffs.append(points[seat] - reference[seat])
+        return task, [float(d) for d in diffs], timing
+    key = _key("arena-match", task.seed, task.index)
+    reference_totals = play_match(task.ruleset, key, [base] * 4, stream)
+    diffs, scores, firsts = [], [], []
+    for seat in range(4):
+        seats = [base] * 4
+        seats[seat] = cand
+        labels = ["baseline"] * 4
+        labels[seat] = "candidate"
+        totals = play_match(task.ruleset, key, seats, stream, timing, labels)
+        diffs.append(float(totals[seat] - reference_totals[seat]))
+        scores.append(float(totals[seat]))
+        firsts.append(1.0 if placements(totals)[seat] == 1 else 0.0)
+    return task, diffs + scores + firsts, timing
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % confidence interval."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("inf")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+class Progress:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, total: int, label: str, stream: object = None) -> None:
+        self.total, self.label, self.done = total, label, 0
+        self.out = stream if stream is not None else sys.stderr
+        self.start = time.monotonic()
+        self.enabled = total > 0
+
+    def step(self, n: int = 1) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * self.done / self.total)
+        elapsed = time.monotonic() - self.start
+        eta = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+        line = (
+            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+            f"{self.done}/{self.total} {elapsed:5.0f}s eta {eta:4.0f}s"
+        )
+        self.out.write(line)  # type: ignore[attr-defined]
+        if self.done >= self.total:
+            self.out.write("\n")  # type: ignore[attr-defined]
+        self.out.flush()  # type: ignore[attr-defined]
+
+
+@dataclass
+class ArenaResult:
+    candidate: str
+    baseline: str
+    ruleset: str
+    seed: int
+    deals: int
+    matches: int
+    per_contract: dict[int, list[float]]  # contract -> per-deal seat-averaged differences
+    per_deal: list[float]  # per-deal difference averaged over contracts
+    match_diffs: list[float]
+    match_scores: list[float]
+    match_firsts: list[float]
+    timing: Timing
+    seconds: float
+
+    @property
+    def overall(self) -> tuple[float, float]:
+        return mean_ci(self.per_deal)
+
+    def contract_stats(self) -> dict[int, tuple[float, float]]:
+        return {c: mean_ci(v) for c, v in self.per_contract.items()}
+
+
+def run_arena(
+    candidate: str,
+    baseline: str,
+    *,
+    ruleset: str = "standard",
+    deals: int = 20,
+    matches: int = 0,
+    seed: int = 1,
+    contracts: Iterable[int] = CONTRACT_IDS,
+    jobs: int = 1,
+    progress: bool = True,
+) -> ArenaResult:
+    parse_policy(candidate), parse_policy(baseline)  # fail early on bad specs
+    contracts = tuple(contracts)
+    tasks = [
+        Task("hand", ruleset, candidate, baseline, seed, d, c)
+        for d in range(deals)
+        for c in contracts
+    ]
+    tasks += [Task("match", ruleset, candidate, baseline, seed, m) for m in range(matches)]
+    bar = Progress(len(tasks), f"{candidate} vs {baseline}") if progress else None
+    started = time.monotonic()
+    results: list[tuple[Task, list[float], Timing]] = []
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for item in pool.imap_unordered(run_task, tasks):
+                results.append(item)
+                if bar:
+                    bar.step()
+    else:
+        for task in tasks:
+            results.append(run_task(task))
+            if bar:
+                bar.step()
+    timing = Timing()
+    per_contract: dict[int, list[float]] = {c: [0.0] * deals for c in contracts}
+    match_rows: list[tuple[int, list[float]]] = []
+    for task, values, task_timing in results:
+        timing.merge(task_timing)
+        if task.kind == "hand":
+            per_contract[task.contract][task.index] = sum(values) / 4
+        else:
+            match_rows.append((task.index, values))
+    match_rows.sort()
+    per_deal = [sum(per_contract[c][d] for c in contracts) / len(contracts) for d in range(deals)]
+    return ArenaResult(
+        candidate, baseline, ruleset, seed, deals, matches, per_contract, per_deal,
+        [v for _, row in match_rows for v in row[0:4]],
+        [v for _, row in match_rows for v in row[4:8]],
+        [v for _, row in match_rows for v in row[8:12]],
+        timing, time.monotonic() - started,
+    )  # fmt: skip
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def report(result: ArenaResult) -> str:
+    """The result as a Markdown section."""
+    lines = [
+        f"### {result.candidate} vs {result.baseline} ({result.ruleset})",
+        "",
+        f"Seed {result.seed}; {result.deals} duplicate deals per contract, "
+        f"{result.matches} duplicate 20-hand matches; {result.seconds:.0f} s.",
+        "",
+    ]
+    if result.deals:
+        lines += [
+            "| contract | mean points/hand (candidate − baseline) | 95 % CI |",
+            "|---|---:|---|",
+        ]
+        for contract, (mean, half) in result.contract_stats().items():
+            spec = CONTRACTS[contract]
+            lines.append(
+                f"| {spec.code} ({spec.turkish}) | {mean:+.1f} | "
+                f"[{mean - half:+.1f}, {mean + half:+.1f}] |"
+            )
+        mean, half = result.overall
+        lines.append(
+            f"| **all contracts** | **{mean:+.1f}** | [{mean - half:+.1f}, {mean + half:+.1f}] |"
+        )
+        lines.append("")
+    if result.matches:
+        d_mean, d_half = mean_ci(result.match_diffs)
+        s_mean, s_half = mean_ci(result.match_scores)
+        firsts = result.match_firsts
+        rate = sum(firsts) / len(firsts)
+        rate_half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-9) / len(firsts))
+        lines += [
+            "| 20-hand matches | value |",
+            "|---|---|",
+            f"| games (matches × 4 seats) | {len(firsts)} |",
+            f"| candidate mean final score | {s_mean:+.0f} ± {s_half:.0f} |",
+            f"| candidate − baseline in the same seat | {d_mean:+.0f} ± {d_half:.0f} |",
+            f"| first place (ties count) | {100 * rate:.0f} % ± {100 * rate_half:.0f} |",
+            "",
+        ]
+    cand_times = result.timing.samples.get("candidate", [])
+    if cand_times:
+        lines.append(
+            f"Candidate decision time: p50 {percentile(cand_times, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(cand_times, 0.99) * 1000:.1f} ms over {len(cand_times)} moves."
+        )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m king_bots.arena",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--candidate", default="medium")
+    parser.add_argument("--baseline", default="easy")
+    parser.add_argument("--ruleset", default="standard", choices=["standard", "classic20"])
+    parser.add_argument("--deals", type=int, default=20, help="duplicate deals per contract")
+    parser.add_argument("--matches", type=int, default=0, help="duplicate 20-hand matches")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--out", help="append the Markdown report to this file")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    result = run_arena(
+        args.candidate, args.baseline, ruleset=args.ruleset, deals=args.deals,
+        matches=args.matches, seed=args.seed, jobs=args.jobs, progress=not args.quiet,
+    )  # fmt: skip
+    text = report(result)
+    print(text)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

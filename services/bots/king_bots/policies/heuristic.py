@@ -1,0 +1,249 @@
+"""Rule-based card play: the medium bot's heuristics (also the playout policy of the hard bot)
+and the easy bot's simpler, noisier ones.
+
+Everything here looks only at a ``Position``: the mover's own cards, the public cards and the
+current trick. It never looks at another seat's cards, so it is fair both as a real policy and
+inside a determinized simulation.
+"""
+
+from __future__ import annotations
+
+import random
+
+from king_engine.cards import SUIT_MASK
+from king_engine.contracts import LAST_TWO, TRICKS, TRUMP
+
+from .core import (
+    LOW_MASK,
+    PENALTY,
+    PENALTY_MASK,
+    RANK,
+    SUIT_OF,
+    Position,
+    cards,
+    higher_in_suit,
+    highest,
+    lower_in_suit,
+    lowest,
+)
+
+# Son İki: from this trick on, the bot avoids winning (tricks 11 and 12 cost 180 each; winning
+# trick 10 means leading trick 11).
+LAST_TWO_CAREFUL_FROM = 10
+
+
+def medium_card(pos: Position) -> int:
+    """The medium bot's card for a position (any legal card set with at least one card)."""
+    legal = pos.legal
+    if not legal & (legal - 1):
+        return lowest(legal)
+    if pos.contract == TRUMP:
+        return _trump_card(pos)
+    return _penalty_card(pos)
+
+
+# --------------------------------------------------------------------------- penalty contracts
+
+
+def _trick_cost(pos: Position) -> int:
+    """What winning a trick costs by itself (before the penalty cards in it)."""
+    if pos.contract == TRICKS:
+        return 50
+    if pos.contract == LAST_TWO:
+        return 180 if pos.trick_no >= 11 else (60 if pos.trick_no == 10 else 0)
+    return 0
+
+
+def _penalty_card(pos: Position) -> int:
+    contract, legal = pos.contract, pos.legal
+    if contract == LAST_TWO and pos.trick_no < LAST_TWO_CAREFUL_FROM:
+        return _shed_high(pos)
+    if pos.count == 0:
+        return _penalty_lead(pos)
+    led = pos.led
+    follow = legal & SUIT_MASK[led]
+    if follow:
+        pen_mask = PENALTY_MASK[contract]
+        below = follow & LOW_MASK[pos.best]
+        if below:
+            return highest(below)  # duck as high as possible
+        # Every card of ours in the suit beats the trick so far.
+        safe = follow & ~pen_mask
+        unseen = pos.unseen
+        if pos.count == 3 or not higher_in_suit(unseen, lowest(follow)):
+            # We take this trick whatever happens: get rid of our highest harmless card.
+            return highest(safe) if safe else lowest(follow)
+        return lowest(safe) if safe else lowest(follow)
+    return _dump(pos)
+
+
+def _danger(pos: Position, card: int, unseen: int) -> float:
+    """How much we want to get rid of ``card`` (higher: shed it first)."""
+    contract = pos.contract
+    pen = PENALTY[contract]
+    value = float(pen[card]) * 1.5
+    lower = lower_in_suit(unseen, card).bit_count()
+    higher = higher_in_suit(unseen, card).bit_count()
+    # A card that would win its suit's trick (few higher outstanding, many lower) is a liability.
+    win_risk = lower / (lower + higher + 0.5) if lower else 0.0
+    if higher == 0 and lower:
+        win_risk = 1.0
+    # Catching a penalty card below us in the same suit.
+    catch = sum(pen[c] for c in cards(lower_in_suit(unseen, card) & PENALTY_MASK[contract]))
+    base = _trick_cost(pos) or 40
+    value += win_risk * (base + 0.6 * catch) + RANK[card] * 0.5
+    return value
+
+
+def _dump(pos: Position) -> int:
+    unseen = pos.unseen
+    best_card, best_value = -1, -1.0
+    for card in cards(pos.legal):
+        value = _danger(pos, card, unseen)
+        # Prefer emptying short suits: a void lets us dump more later.
+        value += (6 - (pos.hand & SUIT_MASK[SUIT_OF[card]]).bit_count()) * 0.8
+        if value > best_value:
+            best_card, best_value = card, value
+    return best_card
+
+
+def _penalty_lead(pos: Position) -> int:
+    contract = pos.contract
+    pen = PENALTY[contract]
+    pen_mask = PENALTY_MASK[contract]
+    unseen = pos.unseen
+    base = _trick_cost(pos)
+    unseen_pen = unseen & pen_mask
+    avg_pen = sum(pen[c] for c in cards(unseen_pen)) / unseen_pen.bit_count() if unseen_pen else 0.0
+    best_card, best_cost = -1, 1e18
+    for card in cards(pos.legal):
+        suit = SUIT_OF[card]
+        in_suit = unseen & SUIT_MASK[suit]
+        higher = higher_in_suit(unseen, card).bit_count()
+        lower = lower_in_suit(unseen, card).bit_count()
+        outstanding = higher + lower
+        p_win = 1.0 if higher == 0 else (lower / outstanding) ** 2 * 0.7
+        # If the suit is nearly gone, void players throw their penalty cards on the winner.
+        voids = max(0, 3 - outstanding)
+        caught = sum(pen[c] for c in cards(lower_in_suit(in_suit, card) & pen_mask)) * 0.6
+        value = base + pen[card] + caught + voids * avg_pen * 0.7
+        cost = p_win * value
+        # Leading our own penalty card under higher outstanding cards passes it on (good),
+        # but leading a suit where we hold a penalty card lets it come back to us later.
+        if pen[card] and higher:
+            cost -= 0.3 * pen[card]
+        held_pen = pos.hand & SUIT_MASK[suit] & pen_mask & ~(1 << card)
+        if held_pen and not higher_in_suit(unseen, highest(held_pen)):
+            cost += 10
+        cost += RANK[card] * 0.2 + (pos.hand & SUIT_MASK[suit]).bit_count() * 0.3
+        if cost < best_cost:
+            best_card, best_cost = card, cost
+    return best_card
+
+
+def _shed_high(pos: Position) -> int:
+    """Son İki before the end: winning is free, so throw the cards that could win late."""
+    legal = pos.legal
+    unseen = pos.unseen
+    best_card, best_value = -1, -1.0
+    for card in cards(legal):
+        lower = lower_in_suit(unseen, card).bit_count()
+        value = RANK[card] + lower * 0.5
+        if value > best_value:
+            best_card, best_value = card, value
+    return best_card
+
+
+# --------------------------------------------------------------------------- Koz
+
+
+def _trump_card(pos: Position) -> int:
+    legal, trump = pos.legal, pos.trump
+    tmask = SUIT_MASK[trump]
+    unseen = pos.unseen
+    if pos.count == 0:
+        return _trump_lead(pos, tmask, unseen)
+    led, best = pos.led, pos.best
+    follow = legal & SUIT_MASK[led]
+    if follow:
+        if SUIT_OF[best] != led:  # someone has trumped a side suit: we cannot win
+            return lowest(follow)
+        over = follow & ~LOW_MASK[best] & ~(1 << best)
+        if not over:
+            return lowest(follow)
+        if pos.count == 3:
+            return lowest(over)
+        top = highest(follow)
+        if not higher_in_suit(unseen, top):
+            # Our top card is the master; if the suit is short outside, a ruff may come anyway.
+            return top
+        return lowest(follow)
+    trumps = legal & tmask
+    if trumps:
+        if SUIT_OF[best] == trump:
+            over = trumps & ~LOW_MASK[best] & ~(1 << best)
+            return lowest(over) if over else lowest(trumps)
+        return lowest(trumps)
+    # Void and no trump: throw the lowest card, from a short suit when ranks tie.
+    best_card, best_value = -1, 1e9
+    for card in cards(legal):
+        value = RANK[card] * 2 + (pos.hand & SUIT_MASK[SUIT_OF[card]]).bit_count() * 0.5
+        if value < best_value:
+            best_card, best_value = card, value
+    return best_card
+
+
+def _trump_lead(pos: Position, tmask: int, unseen: int) -> int:
+    legal = pos.legal
+    my_trumps = legal & tmask
+    out_trumps = unseen & tmask
+    if my_trumps and out_trumps and highest(my_trumps) > highest(out_trumps):
+        return highest(my_trumps)  # draw trumps with a master
+    # Cash side-suit masters that are unlikely to be ruffed.
+    best_card, best_value = -1, -1.0
+    for card in cards(legal & ~tmask):
+        if higher_in_suit(unseen, card):
+            continue
+        outstanding = (unseen & SUIT_MASK[SUIT_OF[card]]).bit_count()
+        value = outstanding + (5.0 if not out_trumps else 0.0)
+        if (out_trumps and outstanding < 3) or value <= best_value:
+            continue
+        best_card, best_value = card, value
+    if best_card >= 0:
+        return best_card
+    if my_trumps and not out_trumps:
+        return highest(my_trumps)
+    # Lead low from the shortest side suit (to ruff it later), else a low trump.
+    side = legal & ~tmask
+    if side:
+        best_card, best_value = -1, 1e9
+        for card in cards(side):
+            length = (pos.hand & SUIT_MASK[SUIT_OF[card]]).bit_count()
+            value = length * 3 + RANK[card] * 0.5
+            if value < best_value:
+                best_card, best_value = card, value
+        return best_card
+    return lowest(legal)
+
+
+# --------------------------------------------------------------------------- easy
+
+
+def easy_card(pos: Position, rng: random.Random, noise: float = 0.3) -> int:
+    """A plausible card with plenty of mistakes: a crude rule, or a random legal card."""
+    legal = pos.legal
+    options = cards(legal)
+    if len(options) == 1:
+        return options[0]
+    if rng.random() < noise:
+        return rng.choice(options)
+    if pos.contract == TRUMP:
+        if pos.count == 0:
+            return highest(legal) if RANK[highest(legal)] >= 10 else lowest(legal)
+        beat = [c for c in options if SUIT_OF[c] == SUIT_OF[pos.best] and c > pos.best]
+        return beat[-1] if beat else min(options, key=RANK.__getitem__)
+    # Penalties: low when leading or following, the most expensive card when void.
+    if pos.count and not legal & SUIT_MASK[pos.led]:
+        pen = PENALTY[pos.contract]
+        return max(options, key=lambda c: (pen[c], RANK[c]))
+    return min(options, key=RANK.__getitem__)

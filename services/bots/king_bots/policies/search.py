@@ -1,0 +1,246 @@
+"""Simulation: medium playouts, exact endgame search, and the hard bot's determinized search.
+
+The hard bot is Perfect Information Monte Carlo: it samples hidden hands consistent with its
+view (``knowledge.sample_hands``), and for each sampled world plays every candidate move out to
+the end of the hand with the medium policy for all four seats; the move with the best average
+outcome is played. With three or fewer cards in hand it solves each world exactly (max-n: every
+seat maximises its own points). Contract choice simulates every allowed contract (and trump
+suit) on the same sampled worlds and compares the declarer's score relative to the others.
+
+Both are anytime loops over worlds: with ``budget_s`` they stop when the next world would not
+fit in the time left; with ``worlds`` they run exactly that many (deterministic given the seed).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from king_engine import ChooseContract, MatchState, SeatView
+from king_engine.cards import CARD_SUIT, SUIT_MASK
+from king_engine.match import PHASE_PLAY
+from king_engine.rulesets import HandRules
+from king_engine.simulate import state_from_view
+
+from .core import Position, cards
+from .heuristic import medium_card
+from .knowledge import allowed_masks, sample_hands
+
+EXACT_CARDS = 3  # solve exactly when the mover holds this many cards or fewer
+
+
+def playout(state: MatchState) -> None:
+    """Play the current hand to its end with the medium policy for every seat.
+
+    ``state.num_hands`` must have been cut to ``hand_index + 1`` (see ``sim_state``), so the
+    hand's end is the match's end and no next hand is dealt.
+    """
+    play = state._play
+    rules = state.rules
+    assert rules is not None
+    legal_of = rules.legal
+    hands = state.hands
+    while state.phase == PHASE_PLAY:
+        hand = hands[state.turn]
+        legal = legal_of(hand, state.led, state.trick, state.earlier, state.trick_no)
+        if legal & (legal - 1):
+            card = medium_card(
+                Position(
+                    hand,
+                    legal,
+                    state.contract,
+                    state.trump,
+                    state.trick_count,
+                    state.led,
+                    state.best,
+                    state.trick,
+                    state.earlier,
+                    state.trick_no,
+                )
+            )
+        else:
+            card = legal.bit_length() - 1
+        play(card, None)
+
+
+def sim_state(view: SeatView, hands: Sequence[int]) -> MatchState:
+    """A simulable state at the view's position whose match ends with the current hand."""
+    state = state_from_view(view, hands)
+    state.num_hands = state.hand_index + 1
+    return state
+
+
+def hand_result(state: MatchState) -> tuple[int, int, int, int]:
+    """The points of the hand a playout just finished."""
+    return state.sheet[-1].points
+
+
+def relative(points: Sequence[int], seat: int) -> float:
+    """A seat's points minus the mean of the other three."""
+    mine = points[seat]
+    return mine - (sum(points) - mine) / 3.0
+
+
+# --------------------------------------------------------------------------- exact endgame
+
+
+def solve(
+    rules: HandRules,
+    hands: list[int],
+    turn: int,
+    count: int,
+    led: int,
+    best: int,
+    best_seat: int,
+    trick: int,
+    earlier: int,
+    trick_no: int,
+) -> list[int]:
+    """Max-n value (points each seat still scores this hand) with every card known."""
+    hand = hands[turn]
+    legal = rules.legal(hand, led if count else -1, trick, earlier, trick_no)
+    trump = rules.trump
+    result: list[int] | None = None
+    for card in cards(legal):
+        hands[turn] = hand ^ (1 << card)
+        if count == 0:
+            n_led, n_best, n_seat = CARD_SUIT[card], card, turn
+        else:
+            n_led, n_best, n_seat = led, best, best_seat
+            suit = CARD_SUIT[card]
+            if suit == CARD_SUIT[best]:
+                if card > best:
+                    n_best, n_seat = card, turn
+            elif suit == trump:
+                n_best, n_seat = card, turn
+        n_trick = trick | (1 << card)
+        if count == 3:
+            points = rules.trick_points(n_trick, trick_no)
+            n_earlier = earlier | n_trick
+            early = rules.early_end_mask
+            if trick_no + 1 >= 13 or (early and n_earlier & early == early) or not hands[n_seat]:
+                value = [0, 0, 0, 0]
+            else:
+                value = solve(rules, hands, n_seat, 0, -1, -1, -1, 0, n_earlier, trick_no + 1)
+            value[n_seat] += points
+        else:
+            value = solve(
+                rules, hands, (turn + 1) & 3, count + 1, n_led, n_best, n_seat, n_trick, earlier,
+                trick_no,
+            )  # fmt: skip
+        if result is None or value[turn] > result[turn]:
+            result = value
+    hands[turn] = hand
+    assert result is not None
+    return result
+
+
+def _exact_values(state: MatchState, moves: list[int], seat: int) -> list[int]:
+    """For each of ``seat``'s candidate cards, what it scores from here on with best play."""
+    rules = state.rules
+    assert rules is not None
+    values = []
+    for card in moves:
+        st = state.copy()
+        before = st.hand_points[seat]
+        st._play(card, None)
+        if st.phase != PHASE_PLAY:
+            values.append(hand_result(st)[seat] - before)
+            continue
+        gained = st.hand_points[seat] - before
+        rest = solve(
+            rules, st.hands[:], st.turn, st.trick_count, st.led, st.best, st.best_seat,
+            st.trick, st.earlier, st.trick_no,
+        )  # fmt: skip
+        values.append(gained + rest[seat])
+    return values
+
+
+# --------------------------------------------------------------------------- the hard bot
+
+
+class Budget:
+    """Stop rule of an anytime loop: a time budget, or a fixed number of worlds."""
+
+    def __init__(self, budget_s: float | None, worlds: int | None) -> None:
+        self.fixed = worlds
+        self.budget_s = budget_s if budget_s is not None else 0.5
+        self.start = time.perf_counter()
+        self.done = 0
+
+    def more(self) -> bool:
+        if self.fixed is not None:
+            return self.done < self.fixed
+        if self.done == 0:
+            return True
+        elapsed = time.perf_counter() - self.start
+        per_world = elapsed / self.done
+        return elapsed + per_world * 1.2 < self.budget_s
+
+
+def hard_card(
+    view: SeatView, rng: random.Random, budget_s: float | None, worlds: int | None
+) -> int:
+    moves = cards(view.legal_cards)
+    if len(moves) == 1:
+        return moves[0]
+    seat = view.seat
+    allowed = allowed_masks(view)
+    exact = view.hand.bit_count() <= EXACT_CARDS
+    if exact and worlds is not None:
+        worlds = min(worlds * 2, 64)
+    budget = Budget(budget_s, worlds)
+    totals = [0.0] * len(moves)
+    while budget.more():
+        hands = sample_hands(view, rng, allowed)
+        base = sim_state(view, hands)
+        if exact:
+            for i, value in enumerate(_exact_values(base, moves, seat)):
+                totals[i] += value
+        else:
+            for i, card in enumerate(moves):
+                st = base.copy()
+                st._play(card, None)
+                playout(st)
+                totals[i] += hand_result(st)[seat]
+        budget.done += 1
+    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+    return moves[best]
+
+
+def evaluate_contracts(
+    view: SeatView,
+    options: Sequence[ChooseContract],
+    rng: random.Random,
+    budget: Budget,
+) -> list[float]:
+    """Mean relative score of the declarer for each option over the same sampled worlds."""
+    seat = view.seat
+    totals = [0.0] * len(options)
+    while budget.more():
+        hands = sample_hands(view, rng)
+        base = sim_state(view, hands)
+        for i, option in enumerate(options):
+            st = base.copy()
+            st._choose(option.contract, option.trump, None)
+            playout(st)
+            totals[i] += relative(hand_result(st), seat)
+        budget.done += 1
+    done = max(budget.done, 1)
+    return [t / done for t in totals]
+
+
+def hard_contract(
+    view: SeatView, rng: random.Random, budget_s: float | None, worlds: int | None
+) -> ChooseContract:
+    options = list(view.allowed_contracts)
+    if len(options) == 1:
+        return options[0]
+    values = evaluate_contracts(view, options, rng, Budget(budget_s, worlds))
+    best = max(range(len(options)), key=lambda i: (values[i], -i))
+    return options[best]
+
+
+def suit_length(hand: int, suit: int) -> int:
+    return (hand & SUIT_MASK[suit]).bit_count()
