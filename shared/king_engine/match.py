@@ -137,6 +137,19 @@ class MatchState:
 
     # ------------------------------------------------------------------ set-up
 
+    @classmethod
+    def _blank(cls, ruleset: Ruleset, num_hands: int, match_key: bytes) -> MatchState:
+        """A state before its first hand is started: no scores, no picks, version 0."""
+        state = cls.__new__(cls)
+        state.ruleset = ruleset
+        state.num_hands = num_hands
+        state.match_key = match_key
+        state.version = 0
+        state.totals = [0, 0, 0, 0]
+        state.sheet = []
+        state.usage = Usage()
+        return state
+
     def _start_hand(self, hand_index: int) -> None:
         self._start_hand_with(hand_index, deal_hand(self.match_key, hand_index))
 
@@ -520,14 +533,7 @@ def _decode(data: bytes) -> MatchState:
     offset += 1 + n_plays
     n_sheet = view[offset]
     offset += 1
-    state = MatchState.__new__(MatchState)
-    state.ruleset = ruleset
-    state.num_hands = num_hands
-    state.match_key = key
-    state.version = 0
-    state.totals = [0, 0, 0, 0]
-    state.sheet = []
-    state.usage = Usage()
+    state = MatchState._blank(ruleset, num_hands, key)
     for index in range(n_sheet):
         code, tricks_played, p0, p1, p2, p3 = _RECORD.unpack_from(view, offset)
         points = (p0, p1, p2, p3)
@@ -594,14 +600,7 @@ def new_match(ruleset: str, num_hands: int, match_key: bytes) -> MatchState:
     rules.check_length(num_hands)
     if not isinstance(match_key, bytes) or len(match_key) != 32:
         raise BadInput("bad_seed", "the match key must be 32 bytes")
-    state = MatchState.__new__(MatchState)
-    state.ruleset = rules
-    state.num_hands = num_hands
-    state.match_key = match_key
-    state.version = 0
-    state.totals = [0, 0, 0, 0]
-    state.sheet = []
-    state.usage = Usage()
+    state = MatchState._blank(rules, num_hands, match_key)
     state._start_hand(0)
     return state
 

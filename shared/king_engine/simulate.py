@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from .cards import CARD_SUIT
 from .match import PHASE_CONTRACT, PHASE_OVER, PHASE_PLAY, TRICKS_PER_HAND, MatchState
-from .rulesets import Usage, get_ruleset
+from .rulesets import get_ruleset
 from .view import SeatView
 
 
@@ -72,13 +72,8 @@ def play_random_hand(state: MatchState, random: Callable[[], float]) -> None:
             mask = mask or hand
         else:
             mask = legal(hand, -1, 0, earlier, trick_no)
-        if mask & (mask - 1):
-            pick = int(random() * mask.bit_count())
-            while pick:
-                mask &= mask - 1
-                pick -= 1
-        bit = mask & -mask
-        best = bit.bit_length() - 1
+        best = _random_card(mask, random)
+        bit = 1 << best
         hands[turn] = hand ^ bit
         plays.append(turn << 6 | best)
         led = best_suit = suit_of[best]
@@ -144,15 +139,9 @@ def state_from_view(view: SeatView, hands: Sequence[int]) -> MatchState:
     carries a dummy match key: hands after the current one are not the real deals, so
     simulations should stop at the end of the current hand.
     """
-    ruleset = get_ruleset(view.ruleset)
-    state = MatchState.__new__(MatchState)
-    state.ruleset = ruleset
-    state.num_hands = view.num_hands
-    state.match_key = bytes(32)
-    state.version = 0
+    state = MatchState._blank(get_ruleset(view.ruleset), view.num_hands, bytes(32))
     state.totals = list(view.totals)
     state.sheet = list(view.sheet)
-    state.usage = Usage()
     for record in view.sheet:
         state.usage.record(record.declarer, record.contract, record.trump)
     state._start_hand_with(view.hand_index, list(hands))
