@@ -189,6 +189,12 @@ def generate(url: str) -> float:
             """,
             params,
         )
+        weeks = [weekly.week_of(ref - timedelta(days=7 * back)) for back in range(55)]
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO weeks (week, starts_at, ends_at, frozen_at) VALUES (%s, %s, %s, %s)",
+                [(w.label, w.starts_at, w.ends_at, None) for w in weeks],
+            )
         conn.execute(
             """
             INSERT INTO weekly_scores (week, player_id, points_x2, matches, score, reached_at,
@@ -203,20 +209,6 @@ def generate(url: str) -> float:
              GROUP BY week, player_id
             """
         )
-        labels = [row[0] for row in conn.execute("SELECT DISTINCT week FROM weekly_scores")]
-        with conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO weeks (week, starts_at, ends_at, frozen_at) VALUES (%s, %s, %s, %s)",
-                [
-                    (
-                        w.label,
-                        w.starts_at,
-                        w.ends_at,
-                        None if w.label == week.label else w.ends_at,
-                    )
-                    for w in map(weekly.parse_week_label, labels)
-                ],
-            )
         conn.execute("DROP TABLE bench_gen")
         conn.execute(_RESTORE_AFTER_LOAD)
         conn.execute("VACUUM ANALYZE")

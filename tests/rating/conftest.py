@@ -16,14 +16,15 @@ from typing import Any
 
 import psycopg
 import pytest
-from king_match.finished_match import FinishedMatch, SeatResult, format_utc
-from king_rating.jobs import set_store
-from king_rating.migrate import migrate
-from king_rating.store import Store
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from redis import Redis
 from rq import Queue
 from rq.serializers import JSONSerializer
+
+from king_match.finished_match import FinishedMatch, SeatResult, format_utc
+from king_rating.jobs import set_store
+from king_rating.migrate import migrate
+from king_rating.store import Store
 
 MakeMatch = Callable[..., FinishedMatch]
 
@@ -129,7 +130,8 @@ def queue(redis_conn: Redis) -> Queue:
 
 def query(url: str, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
     with psycopg.connect(url) as conn:
-        return conn.execute(sql, params).fetchall()
+        cursor = conn.execute(sql, params)
+        return cursor.fetchall() if cursor.description else []
 
 
 class TcpProxy:

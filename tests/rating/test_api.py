@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+
 from king_rating.app import create_app
 from king_rating.config import Settings
 from king_rating.store import Store

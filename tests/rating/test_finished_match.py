@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+
 from king_match.finished_match import FinishedMatch, job_id_for
 
 from .conftest import build_match

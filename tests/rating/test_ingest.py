@@ -7,6 +7,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from king_rating import weekly
 from king_rating.store import Ingested, Store
 

@@ -14,13 +14,14 @@ import zlib
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from king_match.finished_match import INGEST_JOB_FUNCTION
-from king_rating import jobs, replay
-from king_rating.store import Store
 from redis import Redis
 from rq import Queue, Retry, SimpleWorker
 from rq.registry import FailedJobRegistry
 from rq.serializers import JSONSerializer
+
+from king_match.finished_match import INGEST_JOB_FUNCTION
+from king_rating import jobs, replay
+from king_rating.store import Store
 
 from .conftest import MakeMatch, TcpProxy, query
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from king_rating import weekly
 
 IST = weekly.BOARD_ZONE

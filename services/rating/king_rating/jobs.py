@@ -15,12 +15,12 @@ from datetime import timedelta
 from types import TracebackType
 from typing import Any
 
-from king_match.finished_match import INGEST_JOB_FUNCTION, FinishedMatch, job_id_for
 from redis import Redis
 from rq import Queue, Retry
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
+from king_match.finished_match import INGEST_JOB_FUNCTION, FinishedMatch, job_id_for
 from king_rating.config import Settings
 from king_rating.store import Store
 

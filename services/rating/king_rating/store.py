@@ -26,12 +26,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
-from king_match.finished_match import FinishedMatch, parse_utc
 from psycopg import errors
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from king_match.finished_match import FinishedMatch, parse_utc
 from king_rating import elo, weekly
 
 #: The ladder lists players with a rated match in this many days.
@@ -85,13 +85,13 @@ class Store:
             max_size=max_size,
             timeout=connect_timeout,
             kwargs={"connect_timeout": max(1, int(connect_timeout))},
-            check=ConnectionPool.check_connection,
             configure=_configure_connection,
             reconnect_timeout=60,
             open=False,
             name="king-rating",
         )
         self.pool.open(wait=False)
+        self._weeks_created: set[str] = set()
 
     def close(self) -> None:
         self.pool.close()
@@ -118,130 +118,153 @@ class Store:
 
     def ingest(self, message: FinishedMatch) -> Ingested:
         """Archive the match and apply it to ratings and the board, exactly once."""
+        week = weekly.week_of(message.ended) if message.is_rated else None
         for attempt in range(1, MAX_TRANSACTION_ATTEMPTS + 1):
             try:
+                if week is not None and week.label not in self._weeks_created:
+                    self._create_week(week)
                 with self.pool.connection() as conn, conn.transaction():
-                    return self._ingest(conn, message)
+                    return self._ingest(conn, message, week)
             except (errors.DeadlockDetected, errors.SerializationFailure):
                 if attempt == MAX_TRANSACTION_ATTEMPTS:
                     raise
                 time.sleep(0.01 * attempt)
+            except psycopg.OperationalError:
+                # A pooled connection can die with the server; the pool drops it on return.
+                # One more try gets a fresh one (or a PoolTimeout if the server is still down).
+                if attempt >= 2:
+                    raise
         raise AssertionError("unreachable")
 
-    def _ingest(self, conn: psycopg.Connection[Any], message: FinishedMatch) -> Ingested:
-        ended = message.ended
-        rated = message.is_rated
-        week = weekly.week_of(ended) if rated else None
-        on_board = False
-        if week is not None:
-            on_board = self._lock_week_for_counting(conn, week)
-        inserted = conn.execute(
-            """
-            INSERT INTO matches (match_id, schema_version, mode, ranked, ruleset, hands,
-                                 outcome, started_at, ended_at, rated, week, board_applied,
-                                 fairness)
-            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
-            ON CONFLICT (match_id) DO NOTHING
-            RETURNING 1
-            """,
-            (
-                message.match_id,
-                message.schema_version,
-                message.mode,
-                message.ranked,
-                message.ruleset,
-                message.hands,
-                message.outcome,
-                message.started,
-                ended,
-                rated,
-                week.label if week else None,
-                on_board,
-                Jsonb(message.fairness),
-            ),
-        ).fetchone()
-        if inserted is None:
-            return Ingested.DUPLICATE
-
-        seats = message.players
-        points: list[int | None] = [None] * len(seats)
-        if on_board:
-            points = list(weekly.points_x2([s.place for s in seats], [s.forfeited for s in seats]))
-        conn.execute(
-            """
-            INSERT INTO match_players (match_id, seat, player_id, name, is_bot, total, place,
-                                       forfeited, forfeit_order, left_at, ended_at, week,
-                                       points_x2)
-            SELECT %s, s.seat, s.player_id, s.name, s.is_bot, s.total, s.place, s.forfeited,
-                   s.forfeit_order, s.left_at, %s, %s, s.points_x2
-              FROM unnest(%s::smallint[], %s::text[], %s::text[], %s::bool[], %s::int[],
-                          %s::smallint[], %s::bool[], %s::smallint[], %s::timestamptz[],
-                          %s::smallint[])
-                   AS s(seat, player_id, name, is_bot, total, place, forfeited, forfeit_order,
-                        left_at, points_x2)
-            """,
-            (
-                message.match_id,
-                ended,
-                week.label if on_board and week else None,
-                [s.seat for s in seats],
-                [s.player_id for s in seats],
-                [s.name for s in seats],
-                [s.is_bot for s in seats],
-                [s.total for s in seats],
-                [s.place for s in seats],
-                [s.forfeited for s in seats],
-                [s.forfeit_order for s in seats],
-                [parse_utc(s.left_at) if s.left_at else None for s in seats],
-                points,
-            ),
-        )
-        humans = sorted((s.player_id, s.name) for s in seats if not s.is_bot)
-        if humans:
-            # Sorted by id: concurrent matches lock shared players in the same order.
-            conn.execute(
-                """
-                INSERT INTO players AS p (player_id, name)
-                SELECT * FROM unnest(%s::text[], %s::text[]) ORDER BY 1
-                ON CONFLICT (player_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
-                WHERE p.name IS DISTINCT FROM EXCLUDED.name
-                """,
-                ([pid for pid, _ in humans], [name for _, name in humans]),
-            )
-        if not rated:
-            return Ingested.ARCHIVED
-
-        self._rate(conn, message, ended)
-        if on_board and week is not None:
-            self._count_on_board(conn, week, message, ended, points)
-            return Ingested.RATED
-        return Ingested.RATED_LATE
-
-    def _lock_week_for_counting(self, conn: psycopg.Connection[Any], week: weekly.Week) -> bool:
-        """Take the week row in share mode; True if the week is still open (not frozen).
-
-        A freeze updates the row, so it waits for ingestions holding it and later ones see it.
-        """
-        select = "SELECT frozen_at FROM weeks WHERE week = %s FOR SHARE"
-        row = conn.execute(select, (week.label,)).fetchone()
-        if row is None:
-            # First match of the week: create the row (waits for a concurrent creator).
+    def _create_week(self, week: weekly.Week) -> None:
+        """Make sure the week row exists (committed) before matches lock it in share mode."""
+        with self.pool.connection() as conn:
             conn.execute(
                 "INSERT INTO weeks (week, starts_at, ends_at) VALUES (%s, %s, %s) "
                 "ON CONFLICT (week) DO NOTHING",
                 (week.label, week.starts_at, week.ends_at),
             )
-            row = conn.execute(select, (week.label,)).fetchone()
-        return row is not None and row[0] is None
+        self._weeks_created.add(week.label)
 
-    def _rate(self, conn: psycopg.Connection[Any], message: FinishedMatch, ended: datetime) -> None:
+    def _ingest(
+        self, conn: psycopg.Connection[Any], message: FinishedMatch, week: weekly.Week | None
+    ) -> Ingested:
+        # Statements are pipelined: three round trips to the server for a rated match.
+        ended = message.ended
+        seats = message.players
+        rated = week is not None
+        places = [s.place for s in seats]
+        points: list[int | None] = [None] * len(seats)
+        if rated:
+            points = list(weekly.points_x2(places, [s.forfeited for s in seats]))
+        humans = sorted((s.player_id, s.name) for s in seats if not s.is_bot)
+        ids = [s.player_id for s in seats]
+        with conn.pipeline():
+            # The week row in share mode: a freeze (which updates the row) waits for us, and
+            # we see a freeze that committed first. The match id decides duplicates.
+            inserted = conn.execute(
+                """
+                WITH wk AS (SELECT frozen_at IS NULL AS open FROM weeks
+                             WHERE week = %(week)s FOR SHARE)
+                INSERT INTO matches (match_id, schema_version, mode, ranked, ruleset, hands,
+                                     outcome, started_at, ended_at, rated, week,
+                                     board_applied, fairness)
+                VALUES (%(match_id)s, %(schema_version)s, %(mode)s, %(ranked)s, %(ruleset)s,
+                        %(hands)s, %(outcome)s, %(started_at)s, %(ended_at)s, %(rated)s,
+                        %(week)s, coalesce((SELECT open FROM wk), false), %(fairness)s)
+                ON CONFLICT (match_id) DO NOTHING
+                RETURNING board_applied
+                """,
+                {
+                    "match_id": message.match_id,
+                    "schema_version": message.schema_version,
+                    "mode": message.mode,
+                    "ranked": message.ranked,
+                    "ruleset": message.ruleset,
+                    "hands": message.hands,
+                    "outcome": message.outcome,
+                    "started_at": message.started,
+                    "ended_at": ended,
+                    "rated": rated,
+                    "week": week.label if week else None,
+                    "fairness": Jsonb(message.fairness),
+                },
+            )
+            conn.execute(
+                """
+                INSERT INTO match_players (match_id, seat, player_id, name, is_bot, total,
+                                           place, forfeited, forfeit_order, left_at, ended_at,
+                                           week, points_x2)
+                SELECT %s, s.seat, s.player_id, s.name, s.is_bot, s.total, s.place,
+                       s.forfeited, s.forfeit_order, s.left_at, %s, %s, s.points_x2
+                  FROM unnest(%s::smallint[], %s::text[], %s::text[], %s::bool[], %s::int[],
+                              %s::smallint[], %s::bool[], %s::smallint[], %s::timestamptz[],
+                              %s::smallint[])
+                       AS s(seat, player_id, name, is_bot, total, place, forfeited,
+                            forfeit_order, left_at, points_x2)
+                ON CONFLICT (match_id, seat) DO NOTHING
+                """,
+                (
+                    message.match_id,
+                    ended,
+                    week.label if week else None,
+                    [s.seat for s in seats],
+                    ids,
+                    [s.name for s in seats],
+                    [s.is_bot for s in seats],
+                    [s.total for s in seats],
+                    places,
+                    [s.forfeited for s in seats],
+                    [s.forfeit_order for s in seats],
+                    [parse_utc(s.left_at) if s.left_at else None for s in seats],
+                    points,
+                ),
+            )
+            if humans:
+                # Sorted by id: concurrent matches lock shared players in the same order.
+                conn.execute(
+                    """
+                    INSERT INTO players AS p (player_id, name)
+                    SELECT * FROM unnest(%s::text[], %s::text[]) ORDER BY 1
+                    ON CONFLICT (player_id) DO UPDATE
+                       SET name = EXCLUDED.name, updated_at = now()
+                     WHERE p.name IS DISTINCT FROM EXCLUDED.name
+                    """,
+                    ([pid for pid, _ in humans], [name for _, name in humans]),
+                )
+            current_cursor = None
+            if rated:
+                current_cursor = conn.execute(
+                    "SELECT player_id, rating, rated_matches FROM players "
+                    "WHERE player_id = ANY(%s) ORDER BY player_id FOR UPDATE",
+                    (ids,),
+                )
+            row = inserted.fetchone()
+            if row is None:
+                return Ingested.DUPLICATE
+            if current_cursor is None or week is None:
+                return Ingested.ARCHIVED
+            on_board = bool(row[0])
+            current = {pid: (r, n) for pid, r, n in current_cursor.fetchall()}
+            self._rate(conn, message, ended, current)
+            if not on_board:
+                # The week was frozen before this match arrived: rated, but off the board.
+                conn.execute(
+                    "UPDATE match_players SET week = NULL, points_x2 = NULL WHERE match_id = %s",
+                    (message.match_id,),
+                )
+                return Ingested.RATED_LATE
+            self._count_on_board(conn, week, message, ended, points)
+            return Ingested.RATED
+
+    def _rate(
+        self,
+        conn: psycopg.Connection[Any],
+        message: FinishedMatch,
+        ended: datetime,
+        current: dict[str, tuple[float, int]],
+    ) -> None:
         ids = [s.player_id for s in message.players]
-        rows = conn.execute(
-            "SELECT player_id, rating, rated_matches FROM players "
-            "WHERE player_id = ANY(%s) ORDER BY player_id FOR UPDATE",
-            (ids,),
-        ).fetchall()
-        current = {pid: (rating, played) for pid, rating, played in rows}
         changes = elo.rate_match(
             [current[pid][0] for pid in ids],
             [current[pid][1] for pid in ids],
@@ -411,7 +434,7 @@ class Store:
                 ).fetchall()
             else:
                 rows = cur.execute(
-                    _LIVE_BOARD + " OFFSET %s",
+                    _LIVE_BOARD,
                     (week.label, weekly.MIN_MATCHES, page_size + 1, offset),
                 ).fetchall()
                 for index, row in enumerate(rows):
@@ -493,7 +516,7 @@ class Store:
                 rank = int(ahead["ahead"]) + 1
                 first = max(1, rank - neighbours)
                 rows = cur.execute(
-                    _LIVE_BOARD + " OFFSET %s",
+                    _LIVE_BOARD,
                     (week.label, weekly.MIN_MATCHES, rank + neighbours - first + 1, first - 1),
                 ).fetchall()
                 for index, row in enumerate(rows):
@@ -634,12 +657,16 @@ def _configure_connection(conn: psycopg.Connection[Any]) -> None:
     conn.commit()
 
 
+# The page is cut from the board index alone; only its rows are joined to players for names.
 _LIVE_BOARD = """
     SELECT w.player_id, p.name, w.points_x2, w.matches, w.score, w.reached_at
-      FROM weekly_scores w JOIN players p USING (player_id)
-     WHERE w.week = %s AND w.matches >= %s
+      FROM (SELECT player_id, points_x2, matches, score, reached_at
+              FROM weekly_scores
+             WHERE week = %s AND matches >= %s
+             ORDER BY score DESC, matches DESC, reached_at, player_id
+             LIMIT %s OFFSET %s) AS w
+      JOIN players p USING (player_id)
      ORDER BY w.score DESC, w.matches DESC, w.reached_at, w.player_id
-     LIMIT %s
 """
 
 
