@@ -19,8 +19,8 @@ when a match arrives that ended before their latest one.
 from __future__ import annotations
 
 import enum
+import json
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -31,7 +31,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from king_match.finished_match import FinishedMatch, parse_utc
+from king_match.finished_match import FinishedMatch
 from king_rating import elo, weekly
 
 #: The ladder lists players with a rated match in this many days.
@@ -123,7 +123,7 @@ class Store:
             try:
                 if week is not None and week.label not in self._weeks_created:
                     self._create_week(week)
-                with self.pool.connection() as conn, conn.transaction():
+                with self.pool.connection() as conn:
                     return self._ingest(conn, message, week)
             except (errors.DeadlockDetected, errors.SerializationFailure):
                 if attempt == MAX_TRANSACTION_ATTEMPTS:
@@ -149,32 +149,19 @@ class Store:
     def _ingest(
         self, conn: psycopg.Connection[Any], message: FinishedMatch, week: weekly.Week | None
     ) -> Ingested:
-        # Statements are pipelined: three round trips to the server for a rated match.
+        """One transaction; two round trips for a rated match that arrives in order."""
         ended = message.ended
         seats = message.players
-        rated = week is not None
+        ids = [s.player_id for s in seats]
         places = [s.place for s in seats]
         points: list[int | None] = [None] * len(seats)
-        if rated:
+        if week is not None:
             points = list(weekly.points_x2(places, [s.forfeited for s in seats]))
-        humans = sorted((s.player_id, s.name) for s in seats if not s.is_bot)
-        ids = [s.player_id for s in seats]
-        with conn.pipeline():
-            # The week row in share mode: a freeze (which updates the row) waits for us, and
-            # we see a freeze that committed first. The match id decides duplicates.
-            inserted = conn.execute(
-                """
-                WITH wk AS (SELECT frozen_at IS NULL AS open FROM weeks
-                             WHERE week = %(week)s FOR SHARE)
-                INSERT INTO matches (match_id, schema_version, mode, ranked, ruleset, hands,
-                                     outcome, started_at, ended_at, rated, week,
-                                     board_applied, fairness)
-                VALUES (%(match_id)s, %(schema_version)s, %(mode)s, %(ranked)s, %(ruleset)s,
-                        %(hands)s, %(outcome)s, %(started_at)s, %(ended_at)s, %(rated)s,
-                        %(week)s, coalesce((SELECT open FROM wk), false), %(fairness)s)
-                ON CONFLICT (match_id) DO NOTHING
-                RETURNING board_applied
-                """,
+        with conn.pipeline(), conn.transaction():
+            # The write statements' plans do not depend on their values: plan them once.
+            conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+            archived = conn.execute(
+                _ARCHIVE if week is None else _ARCHIVE_RATED,
                 {
                     "match_id": message.match_id,
                     "schema_version": message.schema_version,
@@ -185,174 +172,98 @@ class Store:
                     "outcome": message.outcome,
                     "started_at": message.started,
                     "ended_at": ended,
-                    "rated": rated,
+                    "rated": week is not None,
                     "week": week.label if week else None,
                     "fairness": Jsonb(message.fairness),
+                    # One JSON parameter instead of ten arrays: much cheaper to send.
+                    "seats": json.dumps(
+                        [
+                            {
+                                "seat": s.seat,
+                                "player_id": s.player_id,
+                                "name": s.name,
+                                "is_bot": s.is_bot,
+                                "total": s.total,
+                                "place": s.place,
+                                "forfeited": s.forfeited,
+                                "forfeit_order": s.forfeit_order,
+                                "left_at": s.left_at,
+                                "points_x2": p,
+                            }
+                            for s, p in zip(seats, points, strict=True)
+                        ]
+                    ),
                 },
             )
-            conn.execute(
-                """
-                INSERT INTO match_players (match_id, seat, player_id, name, is_bot, total,
-                                           place, forfeited, forfeit_order, left_at, ended_at,
-                                           week, points_x2)
-                SELECT %s, s.seat, s.player_id, s.name, s.is_bot, s.total, s.place,
-                       s.forfeited, s.forfeit_order, s.left_at, %s, %s, s.points_x2
-                  FROM unnest(%s::smallint[], %s::text[], %s::text[], %s::bool[], %s::int[],
-                              %s::smallint[], %s::bool[], %s::smallint[], %s::timestamptz[],
-                              %s::smallint[])
-                       AS s(seat, player_id, name, is_bot, total, place, forfeited,
-                            forfeit_order, left_at, points_x2)
-                ON CONFLICT (match_id, seat) DO NOTHING
-                """,
-                (
-                    message.match_id,
-                    ended,
-                    week.label if week else None,
-                    [s.seat for s in seats],
-                    ids,
-                    [s.name for s in seats],
-                    [s.is_bot for s in seats],
-                    [s.total for s in seats],
-                    places,
-                    [s.forfeited for s in seats],
-                    [s.forfeit_order for s in seats],
-                    [parse_utc(s.left_at) if s.left_at else None for s in seats],
-                    points,
-                ),
-            )
-            if humans:
-                # Sorted by id: concurrent matches lock shared players in the same order.
-                conn.execute(
+            locked = None
+            if week is not None:
+                # Players are locked before their week rows, so the week rows read here cannot
+                # change before this transaction writes them.
+                locked = conn.execute(
                     """
-                    INSERT INTO players AS p (player_id, name)
-                    SELECT * FROM unnest(%s::text[], %s::text[]) ORDER BY 1
-                    ON CONFLICT (player_id) DO UPDATE
-                       SET name = EXCLUDED.name, updated_at = now()
-                     WHERE p.name IS DISTINCT FROM EXCLUDED.name
+                    SELECT p.player_id, p.rating, p.rated_matches, w.last_match_at
+                      FROM players p
+                      LEFT JOIN weekly_scores w ON w.week = %s AND w.player_id = p.player_id
+                     WHERE p.player_id = ANY(%s)
+                     ORDER BY p.player_id
+                       FOR UPDATE OF p
                     """,
-                    ([pid for pid, _ in humans], [name for _, name in humans]),
+                    (week.label, ids),
                 )
-            current_cursor = None
-            if rated:
-                current_cursor = conn.execute(
-                    "SELECT player_id, rating, rated_matches FROM players "
-                    "WHERE player_id = ANY(%s) ORDER BY player_id FOR UPDATE",
-                    (ids,),
-                )
-            row = inserted.fetchone()
-            if row is None:
+            row = archived.fetchone()
+            if row is None or row[0] is None:
                 return Ingested.DUPLICATE
-            if current_cursor is None or week is None:
+            if locked is None or week is None:
                 return Ingested.ARCHIVED
-            on_board = bool(row[0])
-            current = {pid: (r, n) for pid, r, n in current_cursor.fetchall()}
-            self._rate(conn, message, ended, current)
+            on_board = bool(row[0] == "board")
+            current = {pid: (r, n, last) for pid, r, n, last in locked.fetchall()}
+            changes = elo.rate_match(
+                [current[pid][0] for pid in ids], [current[pid][1] for pid in ids], places
+            )
+            late = [pid for pid in ids if current[pid][2] is not None and current[pid][2] > ended]
+            conn.execute(
+                _RATE_AND_COUNT,
+                {
+                    "match_id": message.match_id,
+                    "ended": ended,
+                    "ids": ids,
+                    "changes": json.dumps(
+                        [
+                            {
+                                "player_id": pid,
+                                "name": seat.name,
+                                "before": c.rating_before,
+                                "after": c.rating_after,
+                                "delta": c.delta,
+                                "k": c.k,
+                                "place": c.place,
+                                "played": c.rated_matches_before,
+                                "points": p,
+                            }
+                            for pid, seat, c, p in zip(ids, seats, changes, points, strict=True)
+                        ]
+                    ),
+                    "on_board": on_board,
+                    "week": week.label,
+                    "prior": round(2 * weekly.PRIOR_AVERAGE * weekly.PRIOR_MATCHES),
+                    "prior_matches": weekly.PRIOR_MATCHES,
+                },
+            )
             if not on_board:
-                # The week was frozen before this match arrived: rated, but off the board.
-                conn.execute(
-                    "UPDATE match_players SET week = NULL, points_x2 = NULL WHERE match_id = %s",
-                    (message.match_id,),
-                )
                 return Ingested.RATED_LATE
-            self._count_on_board(conn, week, message, ended, points)
+            for player_id in late:
+                # This match ended before the player's latest one this week: replay their week
+                # in end-time order so "who reached the score first" stays exact.
+                self._recompute_standing(conn, week, player_id)
             return Ingested.RATED
 
-    def _rate(
-        self,
-        conn: psycopg.Connection[Any],
-        message: FinishedMatch,
-        ended: datetime,
-        current: dict[str, tuple[float, int]],
-    ) -> None:
-        ids = [s.player_id for s in message.players]
-        changes = elo.rate_match(
-            [current[pid][0] for pid in ids],
-            [current[pid][1] for pid in ids],
-            [s.place for s in message.players],
-        )
-        conn.execute(
-            """
-            UPDATE players AS p
-               SET rating = u.rating, rated_matches = p.rated_matches + 1,
-                   last_rated_at = GREATEST(p.last_rated_at, %s), updated_at = now()
-              FROM unnest(%s::text[], %s::float8[]) AS u(player_id, rating)
-             WHERE p.player_id = u.player_id
-            """,
-            (ended, ids, [c.rating_after for c in changes]),
-        )
-        conn.execute(
-            """
-            INSERT INTO rating_history (player_id, match_id, ended_at, rating_before,
-                                        rating_after, delta, k, place, rated_matches_before)
-            SELECT u.player_id, %s, %s, u.before, u.after, u.delta, u.k, u.place, u.played
-              FROM unnest(%s::text[], %s::float8[], %s::float8[], %s::float8[], %s::float8[],
-                          %s::smallint[], %s::int[])
-                   AS u(player_id, before, after, delta, k, place, played)
-            """,
-            (
-                message.match_id,
-                ended,
-                ids,
-                [c.rating_before for c in changes],
-                [c.rating_after for c in changes],
-                [c.delta for c in changes],
-                [c.k for c in changes],
-                [c.place for c in changes],
-                [c.rated_matches_before for c in changes],
-            ),
-        )
-
-    def _count_on_board(
-        self,
-        conn: psycopg.Connection[Any],
-        week: weekly.Week,
-        message: FinishedMatch,
-        ended: datetime,
-        points: Sequence[int | None],
-    ) -> None:
-        prior = round(2 * weekly.PRIOR_AVERAGE * weekly.PRIOR_MATCHES)
-        rows = conn.execute(
-            """
-            INSERT INTO weekly_scores AS w (week, player_id, points_x2, matches, score,
-                                            reached_at, last_match_at)
-            SELECT %(week)s, u.player_id, u.points, 1,
-                   (u.points + %(prior)s)::float8 / (2 * (1 + %(prior_matches)s)),
-                   %(ended)s, %(ended)s
-              FROM unnest(%(ids)s::text[], %(points)s::int[]) AS u(player_id, points)
-             ORDER BY u.player_id
-            ON CONFLICT (week, player_id) DO UPDATE SET
-                points_x2 = w.points_x2 + EXCLUDED.points_x2,
-                matches = w.matches + 1,
-                score = (w.points_x2 + EXCLUDED.points_x2 + %(prior)s)::float8
-                        / (2 * (w.matches + 1 + %(prior_matches)s)),
-                reached_at = CASE
-                    WHEN (w.points_x2 + EXCLUDED.points_x2 + %(prior)s)::float8
-                         / (2 * (w.matches + 1 + %(prior_matches)s)) = w.score
-                    THEN w.reached_at ELSE EXCLUDED.reached_at END,
-                last_match_at = GREATEST(w.last_match_at, EXCLUDED.last_match_at)
-            RETURNING player_id, last_match_at
-            """,
-            {
-                "week": week.label,
-                "prior": prior,
-                "prior_matches": weekly.PRIOR_MATCHES,
-                "ended": ended,
-                "ids": [s.player_id for s in message.players],
-                "points": list(points),
-            },
-        ).fetchall()
-        for player_id, last_match_at in rows:
-            if last_match_at > ended:
-                # This match ended before the player's latest one: replay their week in
-                # end-time order so "who reached the score first" stays exact.
-                self._recompute_standing(conn, week.label, player_id)
-
     def _recompute_standing(
-        self, conn: psycopg.Connection[Any], week_label: str, player_id: str
+        self, conn: psycopg.Connection[Any], week: weekly.Week, player_id: str
     ) -> None:
         played = conn.execute(
-            "SELECT ended_at, points_x2 FROM match_players WHERE player_id = %s AND week = %s",
-            (player_id, week_label),
+            "SELECT ended_at, points_x2 FROM match_players "
+            "WHERE player_id = %s AND ended_at >= %s AND ended_at < %s AND week = %s",
+            (player_id, week.starts_at, week.ends_at, week.label),
         ).fetchall()
         standing = weekly.standing_from((ended_at, points) for ended_at, points in played)
         conn.execute(
@@ -367,7 +278,7 @@ class Store:
                 standing.score,
                 standing.reached_at,
                 standing.last_match_at,
-                week_label,
+                week.label,
                 player_id,
             ),
         )
@@ -595,8 +506,8 @@ class Store:
             row["players"] = self._seats(cur, [row["match_id"]]).get(row["match_id"], [])
             changes = cur.execute(
                 "SELECT player_id, rating_before, rating_after, delta, k, place "
-                "FROM rating_history WHERE match_id = %s",
-                (match_id,),
+                "FROM rating_history WHERE player_id = ANY(%s) AND match_id = %s",
+                ([seat["player_id"] for seat in row["players"]], match_id),
             ).fetchall()
         by_player = {change.pop("player_id"): change for change in changes}
         for seat in row["players"]:
@@ -649,6 +560,93 @@ class Store:
         for row in rows:
             seats.setdefault(row.pop("match_id"), []).append(row)
         return seats
+
+
+# Archive the match. The week row is held in share mode (a freeze updates it, so it waits
+# for us, and we see a freeze that committed first). The match id decides duplicates: the
+# seats and players are written only when the match row was new. Returns 'board' / 'off' for
+# a new match (counted on its week's board or not), or a NULL for a duplicate.
+_ARCHIVE = """
+WITH wk AS (
+    SELECT frozen_at IS NULL AS open FROM weeks WHERE week = %(week)s FOR SHARE
+), m AS (
+    INSERT INTO matches (match_id, schema_version, mode, ranked, ruleset, hands, outcome,
+                         started_at, ended_at, rated, week, board_applied, fairness)
+    VALUES (%(match_id)s, %(schema_version)s, %(mode)s, %(ranked)s, %(ruleset)s, %(hands)s,
+            %(outcome)s, %(started_at)s, %(ended_at)s, %(rated)s, %(week)s,
+            coalesce((SELECT open FROM wk), false), %(fairness)s)
+    ON CONFLICT (match_id) DO NOTHING
+    RETURNING match_id, board_applied
+), seats AS (
+    INSERT INTO match_players (match_id, seat, player_id, name, is_bot, total, place,
+                               forfeited, forfeit_order, left_at, ended_at, week, points_x2)
+    SELECT m.match_id, s.seat, s.player_id, s.name, s.is_bot, s.total, s.place, s.forfeited,
+           s.forfeit_order, s.left_at, %(ended_at)s,
+           CASE WHEN m.board_applied THEN %(week)s END,
+           CASE WHEN m.board_applied THEN s.points_x2 END
+      FROM m, jsonb_to_recordset(%(seats)s::jsonb)
+           AS s(seat smallint, player_id text, name text, is_bot bool, total int,
+                place smallint, forfeited bool, forfeit_order smallint, left_at timestamptz,
+                points_x2 smallint)
+), people AS (
+    INSERT INTO players AS p (player_id, name)
+    SELECT h.player_id, h.name
+      FROM jsonb_to_recordset(%(seats)s::jsonb) AS h(player_id text, name text, is_bot bool)
+     WHERE NOT h.is_bot AND EXISTS (SELECT 1 FROM m)
+     ORDER BY h.player_id
+    ON CONFLICT (player_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+     WHERE p.name IS DISTINCT FROM EXCLUDED.name
+)
+SELECT CASE WHEN m.board_applied THEN 'board' ELSE 'off' END FROM m
+UNION ALL SELECT NULL WHERE NOT EXISTS (SELECT 1 FROM m)
+"""
+# For a rated match the players are locked and updated (name included) right after, so the
+# archive step only creates missing players: a conflict action would lock them once more.
+_ARCHIVE_RATED = _ARCHIVE.replace(
+    """    ON CONFLICT (player_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+     WHERE p.name IS DISTINCT FROM EXCLUDED.name""",
+    "    ON CONFLICT (player_id) DO NOTHING",
+)
+assert _ARCHIVE_RATED != _ARCHIVE
+
+# Apply the Elo changes, append the history, and (when the week is open) add the placement
+# points to the players' week, in one statement.
+_RATE_AND_COUNT = """
+WITH u AS (
+    SELECT * FROM jsonb_to_recordset(%(changes)s::jsonb)
+        AS u(player_id text, name text, before float8, after float8, delta float8, k float8,
+             place smallint, played int, points int)
+), ratings AS (
+    UPDATE players AS p
+       SET rating = u.after, rated_matches = p.rated_matches + 1, name = u.name,
+           last_rated_at = GREATEST(p.last_rated_at, %(ended)s), updated_at = now()
+      FROM u
+     WHERE p.player_id = u.player_id
+), history AS (
+    INSERT INTO rating_history (player_id, match_id, ended_at, rating_before, rating_after,
+                                delta, k, place, rated_matches_before)
+    SELECT u.player_id, %(match_id)s, %(ended)s, u.before, u.after, u.delta, u.k, u.place,
+           u.played
+      FROM u
+)
+INSERT INTO weekly_scores AS w (week, player_id, points_x2, matches, score, reached_at,
+                                last_match_at)
+SELECT %(week)s, u.player_id, u.points, 1,
+       (u.points + %(prior)s)::float8 / (2 * (1 + %(prior_matches)s)), %(ended)s, %(ended)s
+  FROM u
+ WHERE %(on_board)s
+ ORDER BY u.player_id
+ON CONFLICT (week, player_id) DO UPDATE SET
+    points_x2 = w.points_x2 + EXCLUDED.points_x2,
+    matches = w.matches + 1,
+    score = (w.points_x2 + EXCLUDED.points_x2 + %(prior)s)::float8
+            / (2 * (w.matches + 1 + %(prior_matches)s)),
+    reached_at = CASE
+        WHEN (w.points_x2 + EXCLUDED.points_x2 + %(prior)s)::float8
+             / (2 * (w.matches + 1 + %(prior_matches)s)) = w.score
+        THEN w.reached_at ELSE EXCLUDED.reached_at END,
+    last_match_at = GREATEST(w.last_match_at, EXCLUDED.last_match_at)
+"""
 
 
 def _configure_connection(conn: psycopg.Connection[Any]) -> None:
