@@ -87,15 +87,14 @@ def reference_time() -> datetime:
 _DROP_FOR_LOAD = """
 DROP INDEX IF EXISTS players_ladder;
 DROP INDEX IF EXISTS rating_history_by_player;
-DROP INDEX IF EXISTS rating_history_by_match;
 DROP INDEX IF EXISTS weekly_scores_board;
 ALTER TABLE rating_history DROP CONSTRAINT IF EXISTS rating_history_pkey;
 ALTER TABLE weekly_scores DROP CONSTRAINT IF EXISTS weekly_scores_pkey;
-ALTER TABLE matches DROP CONSTRAINT IF EXISTS matches_pkey CASCADE;
-ALTER TABLE players DROP CONSTRAINT IF EXISTS players_pkey CASCADE;
+ALTER TABLE matches DROP CONSTRAINT IF EXISTS matches_pkey;
+ALTER TABLE players DROP CONSTRAINT IF EXISTS players_pkey;
 """
 
-# The same definitions as migrations/0001_initial.sql, rebuilt after the bulk load.
+# The same definitions as the migrations leave them, rebuilt after the bulk load.
 _RESTORE_AFTER_LOAD = """
 ALTER TABLE players ADD PRIMARY KEY (player_id);
 ALTER TABLE matches ADD PRIMARY KEY (match_id);
@@ -103,16 +102,9 @@ ALTER TABLE rating_history ADD PRIMARY KEY (player_id, match_id);
 ALTER TABLE weekly_scores ADD PRIMARY KEY (week, player_id);
 CREATE INDEX players_ladder ON players (rating DESC, player_id) WHERE rated_matches >= 15;
 CREATE INDEX rating_history_by_player ON rating_history (player_id, seq DESC);
-CREATE INDEX rating_history_by_match ON rating_history (match_id);
 CREATE INDEX weekly_scores_board
     ON weekly_scores (week, score DESC, matches DESC, reached_at, player_id)
     WHERE matches >= 5;
-ALTER TABLE match_players ADD CONSTRAINT match_players_match_id_fkey
-    FOREIGN KEY (match_id) REFERENCES matches (match_id) ON DELETE CASCADE NOT VALID;
-ALTER TABLE rating_history ADD CONSTRAINT rating_history_player_id_fkey
-    FOREIGN KEY (player_id) REFERENCES players (player_id) NOT VALID;
-ALTER TABLE rating_history ADD CONSTRAINT rating_history_match_id_fkey
-    FOREIGN KEY (match_id) REFERENCES matches (match_id) NOT VALID;
 """
 
 
