@@ -38,6 +38,7 @@ from king_engine.match import PHASE_OVER
 from .policies import Policy
 
 CONTRACT_IDS = tuple(range(len(CONTRACTS)))
+CODES = {spec.code: spec.id for spec in CONTRACTS}
 
 
 def parse_policy(spec: str) -> Policy:
@@ -362,6 +363,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=20, help="duplicate deals per contract")
     parser.add_argument("--matches", type=int, default=0, help="duplicate 20-hand matches")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--contracts", default="", help="comma-separated contract codes (default: all seven)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--out", help="append the Markdown report to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -369,6 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = run_arena(
         args.candidate, args.baseline, ruleset=args.ruleset, deals=args.deals,
         matches=args.matches, seed=args.seed, jobs=args.jobs, progress=not args.quiet,
+        contracts=[CODES[c] for c in args.contracts.split(",") if c] or CONTRACT_IDS,
     )  # fmt: skip
     text = report(result)
     print(text)

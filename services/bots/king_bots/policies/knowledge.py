@@ -26,6 +26,8 @@ from king_engine.contracts import TRUMP
 
 from .core import LOW_MASK, SUIT_OF
 
+DECLARER_TRUMP_BIAS = 2.5  # weight of the Koz declarer for unseen trumps when sampling
+
 
 def allowed_masks(view: SeatView) -> list[int]:
     """For each seat, the cards it may still hold given everything public (own seat: its hand)."""
@@ -94,6 +96,9 @@ def sample_hands(
         unseen_cards.append(low.bit_length() - 1)
         mask ^= low
     holders = {c: [s for s in others if allowed[s] >> c & 1] for c in unseen_cards}
+    # Koz: whoever named the trump suit probably holds many of its cards.
+    favoured = view.declarer if view.contract == TRUMP and view.declarer != me else -1
+    tmask = SUIT_MASK[view.trump] if view.trump >= 0 else 0
     order = sorted(unseen_cards, key=lambda c: len(holders[c]))
     for _ in range(tries):
         room = dict(need)
@@ -107,11 +112,12 @@ def sample_hands(
             if len(options) == 1:
                 seat = options[0]
             else:
-                total = sum(room[s] for s in options)
-                pick = rng.random() * total
+                bias = DECLARER_TRUMP_BIAS if (1 << card) & tmask else 1.0
+                weights = [room[s] * (bias if s == favoured else 1.0) for s in options]
+                pick = rng.random() * sum(weights)
                 seat = options[-1]
-                for s in options:
-                    pick -= room[s]
+                for s, weight in zip(options, weights, strict=True):
+                    pick -= weight
                     if pick < 0:
                         seat = s
                         break

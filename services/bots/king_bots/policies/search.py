@@ -23,7 +23,7 @@ from king_engine.match import PHASE_PLAY
 from king_engine.rulesets import HandRules
 from king_engine.simulate import state_from_view
 
-from .core import Position, cards
+from .core import PENALTY, Position, cards
 from .heuristic import medium_card
 from .knowledge import allowed_masks, sample_hands
 
@@ -179,10 +179,40 @@ class Budget:
         return elapsed + per_world * 1.2 < self.budget_s
 
 
+def distinct_moves(view: SeatView) -> list[int]:
+    """The legal cards, keeping one of each run of equivalent cards.
+
+    Two cards of a suit in our hand are equivalent when every card ranked between them has
+    already been played in an earlier trick or is in our hand, and they cost the same under the
+    contract: whichever we play, the rest of the hand can go exactly the same way.
+    """
+    legal = view.legal_cards
+    current = view.current_trick
+    in_trick = 0
+    if current is not None:
+        for _, card in current.plays:
+            in_trick |= 1 << card
+    gone = (view.played & ~in_trick) | view.hand
+    pen = PENALTY[view.contract]
+    moves: list[int] = []
+    for card in cards(legal):
+        if moves:
+            prev = moves[-1]
+            if (
+                CARD_SUIT[prev] == CARD_SUIT[card]
+                and pen[prev] == pen[card]
+                and all(gone >> c & 1 for c in range(prev + 1, card))
+            ):
+                moves[-1] = card  # keep the higher one: same outcome
+                continue
+        moves.append(card)
+    return moves
+
+
 def hard_card(
     view: SeatView, rng: random.Random, budget_s: float | None, worlds: int | None
 ) -> int:
-    moves = cards(view.legal_cards)
+    moves = distinct_moves(view)
     if len(moves) == 1:
         return moves[0]
     seat = view.seat
