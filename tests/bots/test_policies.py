@@ -159,3 +159,17 @@ def test_not_my_turn_is_rejected() -> None:
     state = next(random_positions("standard", 1, seed=2))
     with pytest.raises(ValueError):
         decide(view_for(state, (state.turn + 1) % 4), "medium", 1)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_view_json_round_trip(ruleset: str) -> None:
+    """What a third-party bot rebuilds from the API's JSON view is the engine's view."""
+    import json
+
+    from king_bots.viewjson import view_from_dict
+
+    for state in random_positions(ruleset, 300, seed=41):
+        for seat in range(4):
+            view = view_for(state, seat)
+            rebuilt = view_from_dict(json.loads(json.dumps(view.to_dict())))
+            assert rebuilt == view
