@@ -226,7 +226,6 @@ class Store:
                 {
                     "match_id": message.match_id,
                     "ended": ended,
-                    "ids": ids,
                     "changes": json.dumps(
                         [
                             {
@@ -425,11 +424,22 @@ class Store:
                 ).fetchone()
                 assert ahead is not None
                 rank = int(ahead["ahead"]) + 1
-                first = max(1, rank - neighbours)
-                rows = cur.execute(
-                    _LIVE_BOARD,
-                    (week.label, weekly.MIN_MATCHES, rank + neighbours - first + 1, first - 1),
-                ).fetchall()
+                # Neighbours by keyset from the player's own position in the board index (an
+                # offset would walk every row above them).
+                key = {
+                    "week": week.label,
+                    "min": weekly.MIN_MATCHES,
+                    "score": mine["score"],
+                    "matches": mine["matches"],
+                    "reached": mine["reached_at"],
+                    "pid": player_id,
+                    "n": neighbours,
+                }
+                above = cur.execute(_NEIGHBOURS_ABOVE, key).fetchall() if neighbours else []
+                below = cur.execute(_NEIGHBOURS_BELOW, key).fetchall() if neighbours else []
+                mine_row = {"player_id": player_id, "name": player["name"], **mine}
+                rows = [*reversed(above), mine_row, *below]
+                first = rank - len(above)
                 for index, row in enumerate(rows):
                     row["rank"] = first + index
         entries = [_board_entry(row) for row in rows]
@@ -646,6 +656,37 @@ ON CONFLICT (week, player_id) DO UPDATE SET
              / (2 * (w.matches + 1 + %(prior_matches)s)) = w.score
         THEN w.reached_at ELSE EXCLUDED.reached_at END,
     last_match_at = GREATEST(w.last_match_at, EXCLUDED.last_match_at)
+"""
+
+
+_NEIGHBOURS_ABOVE = """
+    SELECT w.player_id, p.name, w.points_x2, w.matches, w.score, w.reached_at
+      FROM (SELECT player_id, points_x2, matches, score, reached_at
+              FROM weekly_scores
+             WHERE week = %(week)s AND matches >= %(min)s AND score >= %(score)s
+               AND (score > %(score)s OR matches > %(matches)s
+                    OR (matches = %(matches)s
+                        AND (reached_at < %(reached)s
+                             OR (reached_at = %(reached)s AND player_id < %(pid)s))))
+             ORDER BY score, matches, reached_at DESC, player_id DESC
+             LIMIT %(n)s) AS w
+      JOIN players p USING (player_id)
+     ORDER BY w.score, w.matches, w.reached_at DESC, w.player_id DESC
+"""
+
+_NEIGHBOURS_BELOW = """
+    SELECT w.player_id, p.name, w.points_x2, w.matches, w.score, w.reached_at
+      FROM (SELECT player_id, points_x2, matches, score, reached_at
+              FROM weekly_scores
+             WHERE week = %(week)s AND matches >= %(min)s AND score <= %(score)s
+               AND (score < %(score)s OR matches < %(matches)s
+                    OR (matches = %(matches)s
+                        AND (reached_at > %(reached)s
+                             OR (reached_at = %(reached)s AND player_id > %(pid)s))))
+             ORDER BY score DESC, matches DESC, reached_at, player_id
+             LIMIT %(n)s) AS w
+      JOIN players p USING (player_id)
+     ORDER BY w.score DESC, w.matches DESC, w.reached_at, w.player_id
 """
 
 
