@@ -273,14 +273,15 @@ def random_messages(count: int, start: datetime, seed: int) -> list[FinishedMatc
 
 
 def next_messages(url: str, count: int) -> list[FinishedMatch]:
-    """Messages that end after every match already in the data set (a clock kept in it)."""
+    """Messages that end after every match already in the data set, in the week after the
+    reference week, so that ingesting them leaves the board the read benchmarks use alone.
+    The clock is kept in the data set."""
     with psycopg.connect(url) as conn:
-        row = conn.execute(
-            "SELECT value FROM bench_meta WHERE key = 'clock' UNION ALL "
-            "SELECT value FROM bench_meta WHERE key = 'reference_time' LIMIT 1"
-        ).fetchone()
-        assert row is not None
-        start = datetime.fromisoformat(row[0]) + timedelta(milliseconds=1)
+        meta = dict(conn.execute("SELECT key, value FROM bench_meta").fetchall())
+        ref = datetime.fromisoformat(meta["reference_time"])
+        start = weekly.week_of(ref).ends_at.astimezone(UTC) + timedelta(hours=1)
+        if "clock" in meta:
+            start = max(start, datetime.fromisoformat(meta["clock"]) + timedelta(milliseconds=1))
         conn.execute(
             "INSERT INTO bench_meta VALUES ('clock', %s) "
             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
@@ -290,12 +291,15 @@ def next_messages(url: str, count: int) -> list[FinishedMatch]:
 
 
 def forget_matches(url: str, messages: list[FinishedMatch]) -> None:
-    """Take the benchmark's own matches out of the archive and history again, so the data
-    set keeps its size (ratings and week scores keep their effect, which is harmless)."""
+    """Take the benchmark's own matches out again, so the data set keeps its size: archive,
+    history and their week's scores (the players' ratings keep the effect, harmlessly)."""
     ids = [m.match_id for m in messages]
+    weeks = sorted({weekly.week_of(m.ended).label for m in messages})
     with psycopg.connect(url) as conn:
         conn.execute("DELETE FROM rating_history WHERE match_id = ANY(%s::uuid[])", (ids,))
+        conn.execute("DELETE FROM match_players WHERE match_id = ANY(%s::uuid[])", (ids,))
         conn.execute("DELETE FROM matches WHERE match_id = ANY(%s::uuid[])", (ids,))
+        conn.execute("DELETE FROM weekly_scores WHERE week = ANY(%s)", (weeks,))
 
 
 # ------------------------------------------------------------------------ benchmarks
