@@ -1,0 +1,299 @@
+// "Verify deck": KINGDEAL-v1 recomputed on the player's own device (docs/fairness.md).
+//
+// Everything here runs in the browser with WebCrypto (crypto.subtle SHA-256 and HMAC-SHA256);
+// nothing is asked of the server but the transcript itself. The module has no DOM code, so the
+// same file also runs under Node 20+ (globalThis.crypto.subtle).
+//
+//   server_commit = SHA256("KINGDEAL-v1/server\0" ‖ M ‖ S)
+//   match_key     = HMAC(S, "KINGDEAL-v1/match\0" ‖ M ‖ C0 ‖ C1 ‖ C2 ‖ C3)
+//   hand_key_h    = HMAC(match_key, "KINGDEAL-v1/hand\0" ‖ u32be(h))
+//   stream        = HMAC(hand_key_h, u32be(0)) ‖ HMAC(hand_key_h, u32be(1)) ‖ …  (u32be draws)
+//   uniform(n)    = rejection sampling below 2^32 − (2^32 mod n), then x mod n
+//   shuffle       = Fisher–Yates from position 51 down to 1; seat s gets deck[13s … 13s+12]
+
+export const SPEC = "KINGDEAL-v1";
+const SERVER_TAG = "KINGDEAL-v1/server\0";
+const MATCH_TAG = "KINGDEAL-v1/match\0";
+const HAND_TAG = "KINGDEAL-v1/hand\0";
+const TWO_32 = 2 ** 32;
+const RANKS = "23456789TJQKA";
+const SUITS = "CDHS";
+
+const subtle = globalThis.crypto.subtle;
+
+// ------------------------------------------------------------------ bytes and cards
+
+export function hexToBytes(hex) {
+  if (typeof hex !== "string" || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
+    throw new Error(`not hexadecimal: ${String(hex).slice(0, 80)}`);
+  }
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+export function bytesToHex(bytes) {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The 16 bytes of a UUID in RFC 4122 order (the hex digits in the order they are written). */
+export function uuidBytes(matchId) {
+  const hex = String(matchId).replace(/-/g, "").toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`not a UUID: ${matchId}`);
+  return hexToBytes(hex);
+}
+
+/** A 32-byte seed from its 64 hex characters. */
+export function seedBytes(hex, what = "seed") {
+  if (typeof hex !== "string" || !/^[0-9a-fA-F]{64}$/.test(hex)) {
+    throw new Error(`${what} is not 64 hexadecimal characters`);
+  }
+  return hexToBytes(hex);
+}
+
+function ascii(text) {
+  return new TextEncoder().encode(text);
+}
+
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+function u32be(x) {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, x >>> 0, false);
+  return out;
+}
+
+export function cardCode(card) {
+  return RANKS[card % 13] + SUITS[Math.floor(card / 13)];
+}
+
+export function parseCard(code) {
+  const text = String(code).toUpperCase();
+  const rank = RANKS.indexOf(text[0]);
+  const suit = SUITS.indexOf(text[1]);
+  if (text.length !== 2 || rank < 0 || suit < 0) throw new Error(`not a card: ${code}`);
+  return suit * 13 + rank;
+}
+
+// ------------------------------------------------------------------ primitives
+
+export async function sha256(bytes) {
+  return new Uint8Array(await subtle.digest("SHA-256", bytes));
+}
+
+async function hmacKey(keyBytes) {
+  return subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+export async function hmac(keyBytes, message) {
+  return new Uint8Array(await subtle.sign("HMAC", await hmacKey(keyBytes), message));
+}
+
+// ------------------------------------------------------------------ KINGDEAL-v1
+
+/** server_commit as lowercase hex. */
+export async function serverCommit(matchId, serverSeed) {
+  return bytesToHex(await sha256(concat(ascii(SERVER_TAG), uuidBytes(matchId), serverSeed)));
+}
+
+/** The 32-byte match key from the server seed and the four client seeds (byte arrays). */
+export async function matchKey(matchId, serverSeed, clientSeeds) {
+  if (serverSeed.length !== 32) throw new Error("the server seed must be 32 bytes");
+  if (clientSeeds.length !== 4 || clientSeeds.some((c) => c.length !== 32)) {
+    throw new Error("four client seeds of 32 bytes each are needed");
+  }
+  return hmac(serverSeed, concat(ascii(MATCH_TAG), uuidBytes(matchId), ...clientSeeds));
+}
+
+export async function handKey(key, handIndex) {
+  return hmac(key, concat(ascii(HAND_TAG), u32be(handIndex)));
+}
+
+/**
+ * The u32 stream of a hand key: returns an async `next()` that yields the big-endian u32
+ * numbers of HMAC(key, u32be(0)) ‖ HMAC(key, u32be(1)) ‖ … one after another.
+ */
+export async function u32Stream(handKeyBytes) {
+  const key = await hmacKey(handKeyBytes);
+  let block = 0;
+  let words = [];
+  let at = 0;
+  return async function nextU32() {
+    if (at >= words.length) {
+      const digest = await subtle.sign("HMAC", key, u32be(block));
+      block += 1;
+      const view = new DataView(digest);
+      words = [];
+      for (let i = 0; i < 32; i += 4) words.push(view.getUint32(i, false));
+      at = 0;
+    }
+    return words[at++];
+  };
+}
+
+/** A uniform number in 0..n-1 by rejection sampling; `nextU32` may be sync or async. */
+export async function uniform(n, nextU32) {
+  const limit = TWO_32 - (TWO_32 % n);
+  for (;;) {
+    const x = await nextU32();
+    if (x < limit) return x % n;
+  }
+}
+
+/** The deck of hand `handIndex` after the Fisher–Yates shuffle (52 card ids). */
+export async function shuffledDeck(key, handIndex) {
+  const next = await u32Stream(await handKey(key, handIndex));
+  const deck = Array.from({ length: 52 }, (_, i) => i);
+  for (let i = 51; i >= 1; i--) {
+    const j = await uniform(i + 1, next);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+}
+
+/** The four hands of hand `handIndex`, each a list of card ids sorted ascending. */
+export async function dealHand(key, handIndex) {
+  const deck = await shuffledDeck(key, handIndex);
+  return [0, 1, 2, 3].map((s) => deck.slice(13 * s, 13 * s + 13).sort((a, b) => a - b));
+}
+
+// ------------------------------------------------------------------ verification
+
+function handLabel(h) {
+  return `hand ${h + 1}`;
+}
+
+/**
+ * Verify an ended match's transcript against what this device stored when it sat down.
+ *
+ * `transcript`: the game service's fairness transcript (spec, match_id, server_commit,
+ * server_seed, client_seeds[4], hands: [{hand, declarer, contract, trump, plays: [[seat,
+ * "QH"], …]}]). `stored`: {matchId, commitment, seat, seed, hands: {"<h>": ["QH", …]}} kept by
+ * this client. Returns {ok, checks: [{check, ok, detail}], problems: [{check, hand, message}]}
+ * where `hand` is the 0-based hand index of a failed check (null when not about one hand).
+ */
+export async function verifyTranscript(transcript, stored) {
+  const problems = [];
+  const checks = [];
+  const fail = (check, hand, message) => problems.push({ check, hand, message });
+  const record = (check, detail) => {
+    const ok = !problems.some((p) => p.check === check);
+    checks.push({ check, ok, detail });
+    return ok;
+  };
+
+  // 0. The transcript is one this verifier understands, for the match we sat at.
+  if (!transcript || transcript.spec !== SPEC) {
+    fail("spec", null, `unknown deal specification ${JSON.stringify(transcript?.spec)}`);
+    record("spec", "");
+    return { ok: false, checks, problems };
+  }
+  if (stored?.matchId && transcript.match_id !== stored.matchId) {
+    fail("spec", null, `the transcript is for match ${transcript.match_id}, not ${stored.matchId}`);
+  }
+  let serverSeed;
+  let clientSeeds;
+  try {
+    serverSeed = seedBytes(transcript.server_seed, "the server seed");
+    clientSeeds = (transcript.client_seeds || []).map((c, s) => seedBytes(c, `seat ${s}'s seed`));
+    if (clientSeeds.length !== 4) throw new Error("the transcript must list four client seeds");
+  } catch (error) {
+    fail("spec", null, error.message);
+  }
+  if (!record("spec", `${SPEC}, match ${transcript.match_id}`)) {
+    return { ok: false, checks, problems };
+  }
+
+  // 1. The revealed server seed hashes to the commitment we saw when the table was created.
+  const commit = await serverCommit(transcript.match_id, serverSeed);
+  const expected = (stored?.commitment || "").toLowerCase();
+  if (!expected) {
+    fail("commitment", null, "this device has no stored commitment for this match");
+  } else if (commit !== expected) {
+    fail(
+      "commitment",
+      null,
+      `SHA-256 of the revealed server seed is ${commit}, but the table published ${expected}`,
+    );
+  } else if ((transcript.server_commit || "").toLowerCase() !== expected) {
+    fail("commitment", null, "the transcript's server_commit differs from the one published");
+  }
+  record("commitment", commit);
+
+  // 2. Our own seed went into the deal, on our seat.
+  const seat = stored?.seat;
+  if (stored?.seed && Number.isInteger(seat)) {
+    if ((transcript.client_seeds[seat] || "").toLowerCase() !== stored.seed.toLowerCase()) {
+      fail("own_seed", null, `seat ${seat}'s seed in the transcript is not the one this device sent`);
+    }
+  } else {
+    fail("own_seed", null, "this device has no stored seed for this match");
+  }
+  record("own_seed", Number.isInteger(seat) ? `seat ${seat}` : "");
+
+  // 3 and 4. Re-deal every hand; our cards are the ones shown; every play was dealt, once.
+  const key = await matchKey(transcript.match_id, serverSeed, clientSeeds);
+  const hands = Array.isArray(transcript.hands) ? transcript.hands : [];
+  const shown = stored?.hands || {};
+  const byIndex = new Map();
+  hands.forEach((entry, position) => {
+    byIndex.set(Number.isInteger(entry?.hand) ? entry.hand : position, entry);
+  });
+  // A hand this device was shown is re-dealt even if the transcript leaves it out.
+  for (const h of Object.keys(shown).map(Number)) if (!byIndex.has(h)) byIndex.set(h, null);
+  for (const h of [...byIndex.keys()].sort((a, b) => a - b)) {
+    const entry = byIndex.get(h);
+    const dealt = await dealHand(key, h);
+    if (Number.isInteger(seat) && shown[h]) {
+      const mine = dealt[seat].map(cardCode).sort();
+      const seen = [...shown[h]].map((c) => String(c).toUpperCase()).sort();
+      if (mine.join(" ") !== seen.join(" ")) {
+        const missing = seen.filter((c) => !mine.includes(c));
+        const extra = mine.filter((c) => !seen.includes(c));
+        fail(
+          "own_hands",
+          h,
+          `${handLabel(h)}: the deal gives seat ${seat} [${mine.join(" ")}] but this device was ` +
+            `shown [${seen.join(" ")}] (shown only: ${missing.join(" ") || "-"}; ` +
+            `dealt only: ${extra.join(" ") || "-"})`,
+        );
+      }
+    }
+    const owner = new Map();
+    dealt.forEach((cards, s) => cards.forEach((c) => owner.set(c, s)));
+    const played = new Set();
+    for (const play of entry?.plays || []) {
+      const [who, code] = Array.isArray(play) ? play : [play?.seat, play?.card];
+      let card;
+      try {
+        card = parseCard(code);
+      } catch (error) {
+        fail("plays", h, `${handLabel(h)}: ${error.message}`);
+        continue;
+      }
+      if (played.has(card)) {
+        fail("plays", h, `${handLabel(h)}: ${cardCode(card)} was played twice`);
+      } else if (owner.get(card) !== who) {
+        fail(
+          "plays",
+          h,
+          `${handLabel(h)}: seat ${who} played ${cardCode(card)}, which was dealt to seat ` +
+            `${owner.get(card)}`,
+        );
+      }
+      played.add(card);
+    }
+  }
+  const shownCount = Object.keys(shown).length;
+  record("own_hands", `${shownCount} hand(s) shown to this device re-dealt`);
+  record("plays", `${hands.length} hand(s) re-dealt, every play checked`);
+  return { ok: problems.length === 0, checks, problems };
+}

@@ -1,0 +1,281 @@
+"""The browser's "Verify deck" code (verify.js) against FAIRNESS.md's test vectors.
+
+Everything runs inside headless Chromium with WebCrypto; Python only builds the inputs (a
+random match played through the engine) and reads the answers.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+import pytest
+
+from king_engine import CONTRACTS, format_card, move_of_action, new_match
+from king_engine import deal as kingdeal
+from king_engine.moves import ChooseContract, PlayCard
+
+pytestmark = pytest.mark.integration
+
+VECTOR_MATCH = "00112233-4455-6677-8899-aabbccddeeff"
+VECTOR_SERVER_SEED = bytes(range(32)).hex()
+VECTOR_CLIENT_SEEDS = [bytes([b]) * 32 for b in (0x11, 0x22, 0x33, 0x44)]
+VECTOR_DECK_0 = (
+    "QC 5D 9C KD KS TD 5S 7C 7S 6H 8H 2C JD 7D 2S AC AS 7H TC JH QH AD 9H 3C 3H AH "
+    "6S KH 4C 9S 9D 8D TS 8S 8C JS 4S 2H QS 3D 4D 5H 3S 6D QD 5C KC JC 2D 6C 4H TH"
+)
+VECTOR_HANDS = {
+    0: [
+        "2C 7C 9C QC 5D TD JD KD 6H 8H 5S 7S KS",
+        "3C TC AC 7D AD 3H 7H 9H JH QH AH 2S AS",
+        "4C 8C 8D 9D 2H KH 4S 6S 8S 9S TS JS QS",
+        "5C 6C JC KC 2D 3D 4D 6D QD 4H 5H TH 3S",
+    ],
+    1: [
+        "2C 4C TC 6D TD QD AD 2H QH AH 2S 8S AS",
+        "7C 8C 9C JC KC 2D 3D 8D 7H JH TS JS KS",
+        "3C QC 5D 7D 9D JD 4H 5H 6H 8H 3S 5S 7S",
+        "5C 6C AC 4D KD 3H 9H TH KH 4S 6S 9S QS",
+    ],
+    19: [
+        "7C 8C TC JC QC 4D TD KD JH QH AH 2S AS",
+        "2C 4C 8D JD 6H 7H 9H KH 4S 5S 9S JS KS",
+        "5C 6C 9C 2D 9D AD 3H 5H 8H TH 3S 7S 8S",
+        "3C KC AC 3D 5D 6D 7D QD 2H 4H 6S TS QS",
+    ],
+}
+
+# Runs in the page: the vectors' intermediate values, computed by verify.js.
+VECTORS_JS = """
+async ([matchId, serverSeed, clientSeeds]) => {
+  const v = await import('/web/verify.js');
+  const S = v.hexToBytes(serverSeed);
+  const C = clientSeeds.map(v.hexToBytes);
+  const key = await v.matchKey(matchId, S, C);
+  const hands = {};
+  for (const h of [0, 1, 19]) {
+    hands[h] = (await v.dealHand(key, h)).map((cards) => cards.map(v.cardCode).join(' '));
+  }
+  return {
+    commit: await v.serverCommit(matchId, S),
+    matchKey: v.bytesToHex(key),
+    handKey0: v.bytesToHex(await v.handKey(key, 0)),
+    handKey1: v.bytesToHex(await v.handKey(key, 1)),
+    handKey19: v.bytesToHex(await v.handKey(key, 19)),
+    deck0: (await v.shuffledDeck(key, 0)).map(v.cardCode).join(' '),
+    hands,
+    secureContext: window.isSecureContext,
+  };
+}
+"""
+
+
+def _open(page: Any, server: Any) -> None:
+    # Any page of the client's origin will do: the tests import the module themselves.
+    page.goto(server.url + "/web/config.json")
+
+
+def test_verifier_reproduces_the_fairness_vectors_in_chromium(
+    page: Any, static_server: Any
+) -> None:
+    """commitment, match key, hand keys, the hand-0 deck and hands 0, 1 and 19 match."""
+    _open(page, static_server)
+    got = page.evaluate(
+        VECTORS_JS,
+        [VECTOR_MATCH, VECTOR_SERVER_SEED, [seed.hex() for seed in VECTOR_CLIENT_SEEDS]],
+    )
+    assert got["secureContext"], "WebCrypto needs a secure context (localhost is one)"
+    assert got["commit"] == "852f136fd8c4304f34350fa24bec8b7af33743613034836e79aae55186a0e9c3"
+    assert got["matchKey"] == "610e152d106945d1378252d8fed7c262fbe759ad9398ce185965ed7a7503503a"
+    assert got["handKey0"] == "515b37ae7096660f2fad2126701ee083c403a71727b1aebb2250feb083ae79d6"
+    assert got["handKey1"] == "6db715a1724fcf741b200f7850fc480cf70c5731d45d6bea065302e05797a2f4"
+    assert got["handKey19"] == "3e33582d4f9308c593bd513a6f08e4882c2267eb0898e4d9f27821b47a7cb4ca"
+    assert got["deck0"] == VECTOR_DECK_0
+    for hand, seats in VECTOR_HANDS.items():
+        assert got["hands"][str(hand)] == seats, f"hand {hand}"
+
+
+def test_rejection_sampling_skips_draws_at_or_above_the_limit(
+    page: Any, static_server: Any
+) -> None:
+    """uniform(52) with next_u32 = limit, limit+3, 2^32-1, 105 rejects three draws: 105 mod 52."""
+    _open(page, static_server)
+    got = page.evaluate(
+        """async () => {
+          const v = await import('/web/verify.js');
+          const limit = 2 ** 32 - (2 ** 32 % 52);
+          const draws = [limit, limit + 3, 2 ** 32 - 1, 105];
+          let used = 0;
+          const syncAnswer = await v.uniform(52, () => draws[used++]);
+          const syncUsed = used;
+          used = 0;
+          const asyncAnswer = await v.uniform(52, async () => draws[used++]);
+          return { syncAnswer, syncUsed, asyncAnswer };
+        }"""
+    )
+    assert got == {"syncAnswer": 1, "syncUsed": 4, "asyncAnswer": 1}
+
+
+def test_u32_stream_reads_hmac_blocks_big_endian(page: Any, static_server: Any) -> None:
+    """The stream continues into HMAC(key, u32be(1)) after the 8 words of block 0."""
+    key = bytes(range(32, 64))
+    import hashlib
+    import hmac
+
+    expected = []
+    for block in range(3):
+        digest = hmac.digest(key, block.to_bytes(4, "big"), hashlib.sha256)
+        expected += [int.from_bytes(digest[i : i + 4], "big") for i in range(0, 32, 4)]
+    _open(page, static_server)
+    got = page.evaluate(
+        """async (keyHex) => {
+          const v = await import('/web/verify.js');
+          const next = await v.u32Stream(v.hexToBytes(keyHex));
+          const out = [];
+          for (let i = 0; i < 24; i++) out.push(await next());
+          return out;
+        }""",
+        key.hex(),
+    )
+    assert got == expected
+
+
+# ---------------------------------------------------------------- whole transcripts
+
+
+def play_random_match(seed: int, hands: int = 8) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A finished match's transcript (as the game service serves it) and what seat 0 stored."""
+    rng = random.Random(seed)
+    match_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    server_seed = rng.randbytes(32)
+    client_seeds = [rng.randbytes(32), kingdeal.BOT_SEED, kingdeal.BOT_SEED, kingdeal.BOT_SEED]
+    key = kingdeal.match_key(match_id, server_seed, client_seeds)
+    state = new_match("standard", hands, key)
+    played: list[dict[str, Any]] = []
+    while not state.is_over:
+        if not played or played[-1]["hand"] != state.hand_index:
+            played.append(
+                {"hand": state.hand_index, "declarer": state.declarer, "contract": None,
+                 "trump": None, "plays": []}
+            )  # fmt: skip
+        seat = state.current_player
+        action = rng.choice(list(state.legal_actions()))
+        move = move_of_action(action)
+        if isinstance(move, ChooseContract):
+            played[-1]["contract"] = CONTRACTS[move.contract].code
+            played[-1]["trump"] = "CDHS"[move.trump] if move.trump >= 0 else None
+        elif isinstance(move, PlayCard):
+            played[-1]["plays"].append([seat, format_card(move.card)])
+        state.apply_action(action)
+    transcript = {
+        "spec": kingdeal.SPEC,
+        "match_id": match_id,
+        "server_commit": kingdeal.server_commit(match_id, server_seed),
+        "server_seed": server_seed.hex(),
+        "client_seeds": [seed.hex() for seed in client_seeds],
+        "seed_sources": ["client", "bot", "bot", "bot"],
+        "ruleset": "standard",
+        "num_hands": hands,
+        "hands": played,
+    }
+    shown = {}
+    for h in range(hands):
+        mask = kingdeal.deal_hand(key, h)[0]
+        shown[str(h)] = [format_card(c) for c in range(52) if mask >> c & 1]
+    stored = {
+        "matchId": match_id,
+        "commitment": transcript["server_commit"],
+        "seat": 0,
+        "seed": client_seeds[0].hex(),
+        "hands": shown,
+    }
+    return transcript, stored
+
+
+VERIFY_JS = """
+async ([transcript, stored]) => {
+  const v = await import('/web/verify.js');
+  return await v.verifyTranscript(transcript, stored);
+}
+"""
+
+
+def _verify(page: Any, transcript: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(VERIFY_JS, [transcript, stored])
+    return result
+
+
+def test_an_honest_transcript_passes_every_check(page: Any, static_server: Any) -> None:
+    transcript, stored = play_random_match(7)
+    _open(page, static_server)
+    result = _verify(page, transcript, stored)
+    assert result["problems"] == []
+    assert result["ok"] is True
+    assert [c["check"] for c in result["checks"]] == [
+        "spec", "commitment", "own_seed", "own_hands", "plays",
+    ]  # fmt: skip
+    assert all(c["ok"] for c in result["checks"])
+
+
+def test_a_card_swapped_between_players_fails_naming_the_hand(
+    page: Any, static_server: Any
+) -> None:
+    """Seat 2 'plays' a card dealt to seat 3 in hand 4 (index 3): check 4 names hand 4."""
+    transcript, stored = play_random_match(11)
+    plays = transcript["hands"][3]["plays"]
+    first2 = next(i for i, (s, _) in enumerate(plays) if s == 2)
+    first3 = next(i for i, (s, _) in enumerate(plays) if s == 3)
+    plays[first2][1], plays[first3][1] = plays[first3][1], plays[first2][1]
+    _open(page, static_server)
+    result = _verify(page, transcript, stored)
+    assert result["ok"] is False
+    assert {p["check"] for p in result["problems"]} == {"plays"}
+    assert {p["hand"] for p in result["problems"]} == {3}
+    assert all(p["message"].startswith("hand 4:") for p in result["problems"])
+    assert any("seat 2 played" in p["message"] for p in result["problems"])
+
+
+def test_a_card_played_twice_fails(page: Any, static_server: Any) -> None:
+    transcript, stored = play_random_match(12)
+    plays = transcript["hands"][5]["plays"]
+    plays.append(list(plays[0]))
+    _open(page, static_server)
+    result = _verify(page, transcript, stored)
+    assert result["ok"] is False
+    assert any(p["hand"] == 5 and "played twice" in p["message"] for p in result["problems"]), (
+        result["problems"]
+    )
+
+
+def test_a_changed_server_seed_fails_the_commitment(page: Any, static_server: Any) -> None:
+    transcript, stored = play_random_match(13)
+    transcript["server_seed"] = "00" * 32
+    _open(page, static_server)
+    result = _verify(page, transcript, stored)
+    assert result["ok"] is False
+    assert "commitment" in {p["check"] for p in result["problems"]}
+
+
+def test_a_missing_own_seed_fails(page: Any, static_server: Any) -> None:
+    transcript, stored = play_random_match(14)
+    transcript["client_seeds"][0] = "ab" * 32
+    _open(page, static_server)
+    result = _verify(page, transcript, stored)
+    checks = {p["check"] for p in result["problems"]}
+    assert result["ok"] is False
+    assert "own_seed" in checks
+    # A different seed means a different deal: the hands this device saw no longer match.
+    assert "own_hands" in checks
+
+
+def test_a_hand_not_as_shown_fails_naming_the_hand(page: Any, static_server: Any) -> None:
+    transcript, stored = play_random_match(15)
+    shown = stored["hands"]["6"]
+    outsider = next(format_card(c) for c in range(52) if format_card(c) not in shown)
+    stored["hands"]["6"] = [outsider, *shown[1:]]  # one card this seat was never dealt
+    _open(page, static_server)
+    result = _verify(page, transcript, stored)
+    assert result["ok"] is False
+    assert [(p["check"], p["hand"]) for p in result["problems"]] == [("own_hands", 6)]
+    assert result["problems"][0]["message"].startswith("hand 7:")
