@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 
@@ -27,26 +28,37 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings.from_env()
     applied = migrate(settings.database_url)
     print("migrations applied: " + (", ".join(applied) if applied else "none (up to date)"))
-    worker = None
+    children = []
     if args.with_worker:
-        worker = subprocess.Popen([sys.executable, "-m", "king_rating.worker"])
-    try:
-        return subprocess.call(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--bind",
-                args.bind,
-                "--workers",
-                str(args.workers),
-                "king_rating.app:create_app()",
-            ]
-        )
-    finally:
-        if worker is not None:
-            worker.terminate()
-            worker.wait()
+        children.append(subprocess.Popen([sys.executable, "-m", "king_rating.worker"]))
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            args.bind,
+            "--workers",
+            str(args.workers),
+            "king_rating.app:create_app()",
+        ]
+    )
+    children.append(server)
+
+    def stop(signum: int, _frame: object) -> None:
+        # Pass the stop on, so no server or worker outlives the command.
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    code = server.wait()
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+        child.wait()
+    return code
 
 
 if __name__ == "__main__":
