@@ -1,1 +1,35 @@
-"""The match layer shared by the services: for now, the finished-match message."""
+"""The match layer shared by the services: the one writer path for matches in Redis.
+
+* ``finished_match`` — the finished-match message handed to the rating service;
+* ``store.MatchStore`` — tables, seats, moves, clocks and the event log, all written through one
+  checked, version-guarded path;
+* ``sweeper.Sweeper`` — the leased process that applies timeouts when nobody is connected;
+* ``jobs`` — the jobs a change calls for (bot turns, finished matches), queue-library free;
+* ``fairness`` — the KINGDEAL-v1 inputs and the transcript revealed at the end.
+
+Dependencies: the standard library, ``redis`` and ``king_engine``.
+"""
+
+from .errors import MatchError, StaleVersion
+from .jobs import BOT_JOB_FUNCTION, BOTS_QUEUE, Enqueuer, JobSpec
+from .record import MatchRecord, Seat
+from .settings import ClockSettings, MatchSettings
+from .store import MatchStore, MoveResult, Player
+from .sweeper import Sweeper
+
+__all__ = [
+    "BOTS_QUEUE",
+    "BOT_JOB_FUNCTION",
+    "ClockSettings",
+    "Enqueuer",
+    "JobSpec",
+    "MatchError",
+    "MatchRecord",
+    "MatchSettings",
+    "MatchStore",
+    "MoveResult",
+    "Player",
+    "Seat",
+    "StaleVersion",
+    "Sweeper",
+]

@@ -1,0 +1,55 @@
+"""Errors of the match layer, each with a stable ``code`` the HTTP edge maps to a status.
+
+The engine's own errors (``IllegalMove``, ``BadInput``) pass through unchanged: they already
+carry stable codes (``not_your_turn``, ``illegal_card``, ``contract_unavailable`` ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class MatchError(Exception):
+    """A request the match layer refuses; nothing was changed."""
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    def __repr__(self) -> str:
+        return f"MatchError({self.code!r}, {self.message!r})"
+
+
+class StaleVersion(MatchError):
+    """The client's expected version is not the match's current version."""
+
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__(
+            "stale_version",
+            f"the match is at version {current}, not {expected}; re-read it and retry",
+            expected=expected,
+            current_version=current,
+        )
+        self.current = current
+
+
+#: Codes raised by this package (the engine's codes come on top).
+CODES = (
+    "match_not_found",
+    "stale_version",
+    "seat_taken",
+    "table_full",
+    "already_seated",
+    "not_seated",
+    "table_started",
+    "match_over",
+    "seat_forfeited",
+    "not_bot_seat",
+    "idempotency_key_reused",
+    "request_in_progress",
+    "busy",
+    "bad_seed",
+    "bad_table",
+)

@@ -1,0 +1,117 @@
+"""The match record: everything about a match besides the engine state, as stored in Redis.
+
+A match lives in one Redis hash: ``ver`` (the record version, +1 for every change), ``seq``
+(the last event's sequence number), ``meta`` (this record as compact JSON) and ``state`` (the
+engine's ``MatchState.to_bytes()``). The moves of the whole match are appended, one byte each
+(``seat << 6 | action``), to a separate string: the fairness transcript is rebuilt from them.
+
+The record holds secrets (the server seed and the client seeds) that leave the server only in
+the fairness transcript of an ended match; nothing here is ever sent to a client as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final
+
+MODES: Final = ("live", "computer")
+BOT_LEVELS: Final = ("easy", "medium", "hard")
+#: waiting: a live table that is not full; active: being played; finished: played out;
+#: aborted: ended early (closed before the start, or abandoned).
+STATUSES: Final = ("waiting", "active", "finished", "aborted")
+ENDED: Final = frozenset({"finished", "aborted"})
+
+
+@dataclass(slots=True)
+class Seat:
+    """Who sits on a seat, and their deal contribution."""
+
+    player_id: str
+    name: str
+    is_bot: bool  # a bot: one of our server bots or a third-party bot account
+    server_bot: bool = False  # played by our bot workers
+    level: str | None = None  # the server bot's level
+    seed: str = ""  # client seed, hex (secret until the match ends)
+    seed_source: str = "client"  # client | server (drawn for a client that sent none) | bot
+    taken_over: bool = False  # a live player who forfeited: a bot finishes the seat
+    forfeited: bool = False
+    left_at_ms: int | None = None
+
+    @property
+    def automated(self) -> bool:
+        """True when our bot workers move for this seat."""
+        return self.server_bot or self.taken_over
+
+
+@dataclass(slots=True)
+class MatchRecord:
+    match_id: str
+    mode: str
+    ranked: bool
+    ruleset: str
+    hands: int
+    creator_id: str
+    server_seed: str  # hex, secret until the end
+    server_commit: str
+    created_ms: int
+    status: str = "waiting"
+    level: str | None = None  # bot level of a computer table
+    seats: list[Seat | None] = field(default_factory=lambda: [None, None, None, None])
+    started_ms: int | None = None
+    ended_ms: int | None = None
+    outcome: str | None = None  # finished | forfeit | aborted
+    end_reason: str | None = None
+    forfeits: list[int] = field(default_factory=list)  # seats in the order they left
+    turn_started_ms: int | None = None
+    deadline_ms: int | None = None
+    reserves: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    #: The event log keeps the previous hand and the current one: older entries are trimmed
+    #: (``log_start`` is the first kept sequence number, ``hand_seq`` where this hand began).
+    log_start: int = 1
+    hand_seq: int = 1
+    # Not part of the JSON: they live in their own hash fields.
+    version: int = 0
+    seq: int = 0
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def ended(self) -> bool:
+        return self.status in ENDED
+
+    def seat_of(self, player_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.player_id == player_id and not seat.server_bot:
+                return index
+        return None
+
+    def seat(self, index: int) -> Seat:
+        seat = self.seats[index]
+        if seat is None:
+            raise LookupError(f"seat {index} is empty")
+        return seat
+
+    def free_seats(self) -> list[int]:
+        return [index for index, seat in enumerate(self.seats) if seat is None]
+
+    def human_ids(self) -> list[str]:
+        return [s.player_id for s in self.seats if s is not None and not s.server_bot]
+
+    # ------------------------------------------------------------------ text form
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        del data["version"], data["seq"]
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes, version: int = 0, seq: int = 0) -> MatchRecord:
+        data: dict[str, Any] = json.loads(text)
+        seats: list[Seat | None] = [
+            None if entry is None else Seat(**entry) for entry in data.pop("seats")
+        ]
+        record = cls(**data, seats=seats)
+        record.version = version
+        record.seq = seq
+        return record

@@ -1,0 +1,55 @@
+"""Settings of the match layer: clock lengths and key names, read from the environment.
+
+Clock lengths come from RULES.md §1: a live move has 30 s plus a 2-minute reserve for the whole
+match; a move against the computer has 10 minutes and no reserve. Tests and the benchmark
+shorten them through the environment (``KING_LIVE_MOVE_MS`` ...).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSettings:
+    live_move_ms: int = 30_000  # RULES.md §1: 30 s a move
+    live_reserve_ms: int = 120_000  # RULES.md §1: 2-minute reserve per match
+    computer_move_ms: int = 600_000  # RULES.md §1: 10 minutes a move, no reserve
+    #: A bot seat that has not moved this long after its turn began gets a legal move from the
+    #: clock sweeper instead, so a bot never loses on time (its jobs normally answer in ms).
+    bot_fallback_ms: int = 5_000
+    #: Level of the automated player that takes over the seat of a live player who forfeited.
+    takeover_level: str = "easy"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSettings:
+    redis_url: str = DEFAULT_REDIS_URL
+    key_prefix: str = "king:"
+    clocks: ClockSettings = ClockSettings()
+    #: How long a finished match (state, events, transcript, rating message) stays in Redis.
+    retention_s: int = 8 * 24 * 3600
+    #: How long an idempotency key remembers its first answer.
+    idempotency_ttl_s: int = 24 * 3600
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> MatchSettings:
+        source = os.environ if env is None else env
+        clocks = ClockSettings(
+            live_move_ms=int(source.get("KING_LIVE_MOVE_MS", "30000")),
+            live_reserve_ms=int(source.get("KING_LIVE_RESERVE_MS", "120000")),
+            computer_move_ms=int(source.get("KING_COMPUTER_MOVE_MS", "600000")),
+            bot_fallback_ms=int(source.get("KING_BOT_FALLBACK_MS", "5000")),
+            takeover_level=source.get("KING_TAKEOVER_LEVEL", "easy"),
+        )
+        return cls(
+            redis_url=source.get("REDIS_URL", DEFAULT_REDIS_URL),
+            key_prefix=source.get("KING_KEY_PREFIX", "king:"),
+            clocks=clocks,
+            retention_s=int(source.get("KING_RETENTION_S", str(8 * 24 * 3600))),
+            idempotency_ttl_s=int(source.get("KING_IDEMPOTENCY_TTL_S", str(24 * 3600))),
+        )

@@ -1,0 +1,1048 @@
+"""The one writer path: every change to a match goes through ``MatchStore._write``.
+
+A write loads the match (one ``HMGET``), applies any clock timeout that is due, runs the
+requested change through the engine's checked path, and commits the new record, engine state,
+move bytes, events, deadline and idempotent answer with one Lua script that first checks that
+the stored version is still the one loaded (optimistic concurrency: two concurrent requests can
+never both apply; the loser reloads and is validated again, or gets ``stale_version`` when it
+named the version it expected). Only after the commit does the store hand jobs to the queues
+(bot turns, the finished-match message), so a job never sees a change that was not stored.
+
+Human moves, bot moves, clock timeouts, resignations, seating and leaving all take this path.
+
+Keys (``p`` is the configured prefix)::
+
+    p m:<id>            hash: ver, seq, meta (record JSON), state (engine bytes)
+    p m:<id>:moves      string: the match's moves, one byte each (seat << 6 | action)
+    p m:<id>:ev         stream: public events, entry id "<seq>-0", field e = event JSON
+    p deadlines         sorted set: match id -> deadline (ms), swept by the clock sweeper
+    p lobby             sorted set: open live tables -> creation time
+    p idem:<id>:<who>   short-lived claim of a running Idempotency-Key request
+    p finished:<id>     the FinishedMatch JSON, kept for ``retention_s``
+    p finished:pending  sorted set: finished messages not yet on the ratings queue
+    p pl:<player>:active / :recent   a player's matches (hints; records are the truth)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from redis import Redis
+
+from king_engine import (
+    BadInput,
+    IllegalMove,
+    KingError,
+    MatchState,
+    Move,
+    get_ruleset,
+    new_match,
+    placements,
+    view_for,
+)
+from king_engine import SeatView as SeatView
+from king_engine.errors import ConfigError
+
+from . import eventcodec, fairness
+from .errors import MatchError, StaleVersion
+from .finished_match import FinishedMatch, SeatResult, format_utc
+from .jobs import Enqueuer, JobSpec, NoQueue, bot_turn_job, finished_match_job
+from .record import BOT_LEVELS, MODES, MatchRecord, Seat
+from .settings import MatchSettings
+
+R = TypeVar("R")
+
+_COMMIT = """
+local cur = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
+if cur ~= tonumber(ARGV[1]) then return {0, cur, 0} end
+local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+for i = 14, #ARGV do
+  seq = seq + 1
+  redis.call('XADD', KEYS[3], seq .. '-0', 'e', ARGV[i])
+end
+redis.call('HSET', KEYS[1], 'ver', cur + 1, 'seq', seq, 'meta', ARGV[2], 'state', ARGV[3])
+if ARGV[4] ~= '' then redis.call('APPEND', KEYS[2], ARGV[4]) end
+if ARGV[5] == '' then redis.call('ZREM', KEYS[4], ARGV[6])
+else redis.call('ZADD', KEYS[4], ARGV[5], ARGV[6]) end
+if ARGV[7] == 'rem' then redis.call('ZREM', KEYS[5], ARGV[6])
+elseif ARGV[7] ~= '' then redis.call('ZADD', KEYS[5], ARGV[7], ARGV[6]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], ARGV[8], ARGV[9]) end
+if ARGV[10] ~= '' then
+  redis.call('SET', KEYS[6], ARGV[10], 'EX', ARGV[11])
+  redis.call('ZADD', KEYS[7], ARGV[12], ARGV[6])
+end
+if ARGV[11] ~= '' then
+  redis.call('EXPIRE', KEYS[1], ARGV[11])
+  redis.call('EXPIRE', KEYS[2], ARGV[11])
+  redis.call('EXPIRE', KEYS[3], ARGV[11])
+end
+if ARGV[13] ~= '' then redis.call('XTRIM', KEYS[3], 'MINID', ARGV[13] .. '-0') end
+return {1, cur + 1, seq}
+"""
+
+_MAX_ATTEMPTS = 50
+_PENDING_RETRY_MS = 5_000
+_IDEM_PENDING_MS = 30_000
+_IDEM_FIELD = "i:"
+_RECENT_KEEP = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who is asking: an account of the game service (or a bot account)."""
+
+    player_id: str
+    name: str
+    is_bot: bool = False
+
+
+@dataclass(slots=True)
+class MoveResult:
+    """The answer to an applied write (also what an idempotent retry gets back)."""
+
+    match_id: str
+    version: int
+    seat: int | None
+    move: str | None
+    events: list[dict[str, Any]]
+    replayed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id,
+            "version": self.version,
+            "seat": self.seat,
+            "move": self.move,
+            "events": self.events,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], replayed: bool = False) -> MoveResult:
+        return cls(
+            match_id=data["match_id"],
+            version=data["version"],
+            seat=data["seat"],
+            move=data["move"],
+            events=data["events"],
+            replayed=replayed,
+        )
+
+
+@dataclass(slots=True)
+class _Change:
+    """One write in progress: the loaded record and state plus what the write adds."""
+
+    record: MatchRecord
+    state: MatchState | None
+    now_ms: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+    moves: bytearray = field(default_factory=bytearray)
+    jobs: list[JobSpec] = field(default_factory=list)
+    lobby: str = ""  # '' unchanged, 'rem', or a score
+    finished: FinishedMatch | None = None
+    changed: bool = False
+    joined: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
+
+    @property
+    def next_version(self) -> int:
+        return self.record.version + 1
+
+    def emit(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+        self.changed = True
+
+
+@dataclass(frozen=True, slots=True)
+class _Idem:
+    """An Idempotency-Key request: ``who`` (player or bot seat), the client's key, and a
+    fingerprint of the request so a key reused for another request is refused.
+
+    The first answer is kept in the match hash, field ``i:<who>``: one per player, the answer
+    to their latest keyed request (a client retries a request until it gets an answer before it
+    sends the next, so the latest is the one a retry is about). It lives and dies with the
+    match, so keys cost no Redis memory beyond four small fields.
+    """
+
+    match_id: str
+    who: str
+    key: str
+    fingerprint: str
+    claim_key: str
+
+    @property
+    def field(self) -> str:
+        return _IDEM_FIELD + self.who
+
+
+class MatchStore:
+    """Matches in Redis; see the module docstring."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        settings: MatchSettings | None = None,
+        enqueuer: Enqueuer | None = None,
+        clock: Callable[[], float] = time.time,
+        blocking_redis: Redis | None = None,
+    ) -> None:
+        self.redis = redis
+        self.blocking_redis = blocking_redis or redis
+        self.settings = settings or MatchSettings()
+        self.enqueuer: Enqueuer = enqueuer or NoQueue()
+        self.clock = clock
+        self.prefix = self.settings.key_prefix
+        self._commit = redis.register_script(_COMMIT)
+
+    # ------------------------------------------------------------------ keys
+
+    def key(self, match_id: str) -> str:
+        return f"{self.prefix}m:{match_id}"
+
+    def moves_key(self, match_id: str) -> str:
+        return f"{self.prefix}m:{match_id}:moves"
+
+    def events_key(self, match_id: str) -> str:
+        return f"{self.prefix}m:{match_id}:ev"
+
+    @property
+    def deadlines_key(self) -> str:
+        return f"{self.prefix}deadlines"
+
+    @property
+    def lobby_key(self) -> str:
+        return f"{self.prefix}lobby"
+
+    def finished_key(self, match_id: str) -> str:
+        return f"{self.prefix}finished:{match_id}"
+
+    @property
+    def pending_key(self) -> str:
+        return f"{self.prefix}finished:pending"
+
+    def _active_key(self, player_id: str) -> str:
+        return f"{self.prefix}pl:{player_id}:active"
+
+    def _recent_key(self, player_id: str) -> str:
+        return f"{self.prefix}pl:{player_id}:recent"
+
+    def _idem(self, match_id: str, who: str, key: str | None, fingerprint: str) -> _Idem | None:
+        if not key:
+            return None
+        claim = f"{self.prefix}idem:{match_id}:{who}"
+        return _Idem(match_id, who, key, fingerprint, claim)
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    # ------------------------------------------------------------------ reading
+
+    def _load(self, match_id: str) -> tuple[MatchRecord, MatchState | None]:
+        ver, seq, meta, state = self.redis.hmget(self.key(match_id), "ver", "seq", "meta", "state")
+        if meta is None:
+            raise MatchError("match_not_found", f"no match or table {match_id}")
+        record = MatchRecord.from_json(meta, int(ver or 0), int(seq or 0))
+        return record, (MatchState.from_bytes(_as_bytes(state)) if state else None)
+
+    def load(self, match_id: str) -> tuple[MatchRecord, MatchState | None]:
+        """The match as stored, after applying any clock timeout that is due."""
+        match_id = _canonical_id(match_id)
+        record, state = self._load(match_id)
+        if self._due(record):
+            self.check_clock(match_id)
+            record, state = self._load(match_id)
+        return record, state
+
+    def _due(self, record: MatchRecord) -> bool:
+        return (
+            record.status == "active"
+            and record.deadline_ms is not None
+            and self.now_ms() >= record.deadline_ms
+        )
+
+    def seat_view(self, match_id: str, seat: int) -> tuple[MatchRecord, SeatView]:
+        record, state = self.load(match_id)
+        if state is None:
+            raise MatchError("match_not_started", "the match has not started yet")
+        return record, view_for(state, seat)
+
+    def moves(self, match_id: str) -> bytes:
+        data = self.redis.get(self.moves_key(match_id))
+        return _as_bytes(data) if data else b""
+
+    def transcript(self, match_id: str) -> dict[str, Any]:
+        """The fairness transcript; only once the match has ended (else ``match_not_over``)."""
+        record, _ = self.load(match_id)
+        if not record.ended:
+            raise MatchError(
+                "match_not_over",
+                "the deal's seeds are revealed only when the match has ended",
+            )
+        return fairness.transcript(record, self.moves(record.match_id))
+
+    def events(
+        self, match_id: str, after: int = 0, count: int = 500, block_ms: int = 0
+    ) -> list[dict[str, Any]]:
+        """Public events with ``seq > after``, oldest first; waits up to ``block_ms`` for one."""
+        key = self.events_key(match_id)
+        start = f"{after + 1}-0"
+        entries: Any = self.redis.xrange(key, min=start, count=count)
+        if not entries and block_ms > 0:
+            reply: Any = self.blocking_redis.xread({key: f"{after}-0"}, count=count, block=block_ms)
+            entries = reply[0][1] if reply else []
+        out = []
+        for entry_id, fields in entries:
+            ident = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+            event = eventcodec.decode(_as_text(fields[b"e"] if b"e" in fields else fields["e"]))
+            event["seq"] = int(ident.partition("-")[0])
+            out.append(event)
+        return out
+
+    def lobby(self, limit: int = 50) -> list[MatchRecord]:
+        ids: Any = self.redis.zrange(self.lobby_key, 0, max(0, limit * 2 - 1))
+        records = []
+        for raw in ids:
+            match_id = _as_text(raw)
+            try:
+                record, _ = self._load(match_id)
+            except MatchError:
+                self.redis.zrem(self.lobby_key, match_id)
+                continue
+            if record.status == "waiting" and record.free_seats():
+                records.append(record)
+        return records[:limit]
+
+    def player_matches(self, player_id: str) -> tuple[list[MatchRecord], list[MatchRecord]]:
+        """(active or waiting matches, recently ended ones) of a player."""
+        active: list[MatchRecord] = []
+        recent: list[MatchRecord] = []
+        members: Any = self.redis.smembers(self._active_key(player_id))
+        for raw in members:
+            try:
+                record, _ = self.load(_as_text(raw))
+            except MatchError:
+                self.redis.srem(self._active_key(player_id), raw)
+                continue
+            if record.ended:
+                self.redis.srem(self._active_key(player_id), raw)
+                recent.append(record)
+            elif record.seat_of(player_id) is not None:
+                active.append(record)
+        recent_ids: Any = self.redis.zrevrange(self._recent_key(player_id), 0, 19)
+        for raw in recent_ids:
+            if any(r.match_id == _as_text(raw) for r in recent):
+                continue
+            try:
+                record, _ = self._load(_as_text(raw))
+            except MatchError:
+                continue
+            recent.append(record)
+        recent.sort(key=lambda r: r.ended_ms or 0, reverse=True)
+        return active, recent
+
+    def finished_message(self, match_id: str) -> FinishedMatch | None:
+        raw = self.redis.get(self.finished_key(match_id))
+        return FinishedMatch.from_json(raw) if raw else None
+
+    # ------------------------------------------------------------------ tables
+
+    def create_table(
+        self,
+        creator: Player,
+        *,
+        mode: str,
+        ruleset: str = "standard",
+        hands: int = 8,
+        level: str | None = None,
+        seat: int | None = None,
+        client_seed: str | None = None,
+        match_id: str | None = None,
+    ) -> MatchRecord:
+        """A new table with its deal commitment; the creator takes a seat at once.
+
+        A computer table gets three server bots and starts now; a live table waits in the
+        lobby until four players sit.
+        """
+        if mode not in MODES:
+            raise MatchError("bad_table", f"mode must be one of {', '.join(MODES)}", field="mode")
+        try:
+            get_ruleset(ruleset).check_length(hands)
+        except ConfigError as exc:
+            field_name = "ruleset" if exc.code == "unknown_ruleset" else "hands"
+            raise MatchError("bad_table", exc.message, field=field_name) from exc
+        if mode == "computer":
+            level = level or "easy"
+            if level not in BOT_LEVELS:
+                raise MatchError(
+                    "bad_table", f"level must be one of {', '.join(BOT_LEVELS)}", field="level"
+                )
+        else:
+            level = None
+        seat_index = 0 if seat is None else seat
+        if not 0 <= seat_index < 4:
+            raise MatchError("bad_table", "seat must be 0..3", field="seat")
+        seed, source = _seed_of(client_seed)
+        match_id = _canonical_id(match_id) if match_id else str(uuid.uuid4())
+        server_seed = fairness.draw_server_seed()
+        now = self.now_ms()
+        record = MatchRecord(
+            match_id=match_id,
+            mode=mode,
+            ranked=mode == "live",
+            ruleset=ruleset,
+            hands=hands,
+            creator_id=creator.player_id,
+            server_seed=server_seed,
+            server_commit=fairness.commitment(match_id, server_seed),
+            created_ms=now,
+            level=level,
+        )
+        if mode == "computer":
+            # Every server-side input (S and the bots' zero seeds) is fixed before the human's.
+            for index in range(4):
+                if index != seat_index:
+                    record.seats[index] = Seat(
+                        player_id=f"bot-{level}",
+                        name=f"Bot {index} ({level})",
+                        is_bot=True,
+                        server_bot=True,
+                        level=level,
+                        seed=fairness.BOT_SEED_HEX,
+                        seed_source="bot",
+                    )
+
+        def create(change: _Change) -> MatchRecord:
+            change.emit(
+                {
+                    "type": "table_created",
+                    "mode": mode,
+                    "ruleset": ruleset,
+                    "hands": hands,
+                    "server_commit": record.server_commit,
+                }
+            )
+            self._sit(change, seat_index, creator, seed, source)
+            if mode == "live":
+                change.lobby = str(now)
+            return change.record
+
+        return self._write(match_id, create, initial=record)
+
+    def join(
+        self, match_id: str, player: Player, seat: int | None = None, client_seed: str | None = None
+    ) -> tuple[MatchRecord, int]:
+        """Take a seat (the given one or the first free one); a full table starts at once."""
+        seed, source = _seed_of(client_seed)
+
+        def sit(change: _Change) -> tuple[MatchRecord, int]:
+            record = change.record
+            if record.ended or record.status == "active":
+                if record.seat_of(player.player_id) is not None:
+                    raise MatchError("already_seated", "you already sit at this table")
+                raise MatchError("table_full", "the match has started: the table is full")
+            if record.seat_of(player.player_id) is not None:
+                raise MatchError("already_seated", "you already sit at this table")
+            free = record.free_seats()
+            if not free:
+                raise MatchError("table_full", "every seat at this table is taken")
+            if seat is None:
+                chosen = free[0]
+            elif not 0 <= seat < 4:
+                raise MatchError("bad_table", "seat must be 0..3", field="seat")
+            elif record.seats[seat] is not None:
+                raise MatchError("seat_taken", f"seat {seat} is taken", free_seats=free)
+            else:
+                chosen = seat
+            self._sit(change, chosen, player, seed, source)
+            return change.record, chosen
+
+        return self._write(_canonical_id(match_id), sit)
+
+    def leave(self, match_id: str, player: Player) -> MatchRecord:
+        """Leave a table before its match starts; an empty table closes."""
+
+        def stand(change: _Change) -> MatchRecord:
+            record = change.record
+            index = record.seat_of(player.player_id)
+            if index is None:
+                raise MatchError("not_seated", "you do not sit at this table")
+            if record.status != "waiting":
+                raise MatchError(
+                    "table_started", "the match has started: resign instead of leaving"
+                )
+            record.seats[index] = None
+            change.left.append(player.player_id)
+            change.emit({"type": "seat_left", "seat": index})
+            if not record.human_ids():
+                record.status = "aborted"
+                record.outcome = "aborted"
+                record.end_reason = "closed"
+                record.ended_ms = change.now_ms
+                change.lobby = "rem"
+                change.emit({"type": "match_finished", "outcome": "aborted", "reason": "closed"})
+            return record
+
+        return self._write(_canonical_id(match_id), stand)
+
+    def _sit(self, change: _Change, index: int, player: Player, seed: str, source: str) -> None:
+        record = change.record
+        record.seats[index] = Seat(
+            player_id=player.player_id,
+            name=player.name,
+            is_bot=player.is_bot,
+            seed=seed,
+            seed_source=source,
+        )
+        change.joined.append(player.player_id)
+        change.emit(
+            {"type": "seat_taken", "seat": index, "name": player.name, "is_bot": player.is_bot}
+        )
+        if not record.free_seats():
+            self._start(change)
+
+    def _start(self, change: _Change) -> None:
+        record = change.record
+        state = new_match(record.ruleset, record.hands, fairness.match_key(record))
+        change.state = state
+        record.status = "active"
+        record.started_ms = change.now_ms
+        clocks = self.settings.clocks
+        record.reserves = [clocks.live_reserve_ms if record.mode == "live" else 0] * 4
+        change.lobby = "rem"
+        change.emit(
+            {
+                "type": "match_started",
+                "seats": [
+                    {"seat": i, "name": s.name, "is_bot": s.is_bot}
+                    for i, s in enumerate(record.seats)
+                    if s is not None
+                ],
+                "hand": 0,
+                "declarer": state.declarer,
+            }
+        )
+        self._start_turn(change)
+
+    # ------------------------------------------------------------------ play
+
+    def play(
+        self,
+        match_id: str,
+        player: Player | None,
+        move: Move,
+        *,
+        seat: int | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> MoveResult:
+        """Apply ``player``'s move (``player`` None: a bot move for the automated ``seat``)."""
+        match_id = _canonical_id(match_id)
+        who = player.player_id if player else f"bot{seat}"
+        fingerprint = f"{move}|{expected_version}"
+        idem = self._idem(match_id, who, idempotency_key, fingerprint)
+
+        def apply(change: _Change) -> MoveResult:
+            index = self._acting_seat(change.record, player, seat)
+            if change.state is None:
+                raise MatchError("match_not_started", "the match has not started yet")
+            before = len(change.events)
+            self._apply_move(change, index, move)
+            return MoveResult(
+                match_id, change.next_version, index, str(move), change.events[before:]
+            )
+
+        return self._write(match_id, apply, expected_version=expected_version, idem=idem)
+
+    def resign(
+        self,
+        match_id: str,
+        player: Player,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> MoveResult:
+        """Give up: a live player is ranked last and a bot finishes the seat; a human who
+        resigns against the computer ends (aborts) the match."""
+        match_id = _canonical_id(match_id)
+        idem = self._idem(match_id, player.player_id, idempotency_key, f"resign|{expected_version}")
+
+        def give_up(change: _Change) -> MoveResult:
+            index = self._acting_seat(change.record, player, None)
+            before = len(change.events)
+            self._forfeit(change, index, "resigned", change.now_ms)
+            return MoveResult(
+                match_id, change.next_version, index, "resign", change.events[before:]
+            )
+
+        return self._write(match_id, give_up, expected_version=expected_version, idem=idem)
+
+    def check_clock(self, match_id: str) -> bool:
+        """Apply the timeout of a match whose deadline has passed (the sweeper's job)."""
+
+        def nothing(change: _Change) -> bool:
+            return change.changed
+
+        try:
+            return self._write(_canonical_id(match_id), nothing)
+        except MatchError as exc:
+            if exc.code == "match_not_found":
+                self.redis.zrem(self.deadlines_key, match_id)
+                return False
+            raise
+
+    def _acting_seat(self, record: MatchRecord, player: Player | None, seat: int | None) -> int:
+        if record.ended:
+            raise MatchError("match_over", "the match is over: no more moves")
+        if player is None:
+            if seat is None or not 0 <= seat < 4 or record.seats[seat] is None:
+                raise MatchError("not_bot_seat", f"seat {seat} is not a bot seat")
+            if not record.seat(seat).automated:
+                raise MatchError("not_bot_seat", f"seat {seat} is not played by a bot")
+            return seat
+        index = record.seat_of(player.player_id)
+        if index is None:
+            raise MatchError("not_seated", "you do not sit at this match")
+        if record.seat(index).forfeited:
+            raise MatchError("seat_forfeited", "you have left this match; a bot plays your seat")
+        if record.status != "active":
+            raise MatchError("match_not_started", "the match has not started yet")
+        return index
+
+    def _apply_move(self, change: _Change, seat: int, move: Move) -> None:
+        state = change.state
+        record = change.record
+        assert state is not None
+        events = state.apply(seat, move)  # raises IllegalMove / BadInput, changing nothing
+        if (
+            record.mode == "live"
+            and not record.seat(seat).automated
+            and record.turn_started_ms is not None
+        ):
+            over = change.now_ms - record.turn_started_ms - self.settings.clocks.live_move_ms
+            if over > 0:
+                record.reserves[seat] = max(0, record.reserves[seat] - over)
+        change.moves.append(seat << 6 | move.action)
+        for event in events:
+            change.emit(event)
+        if state.is_over:
+            self._finish(change, "forfeit" if record.forfeits else "finished", "played_out")
+        else:
+            self._start_turn(change)
+
+    def _start_turn(self, change: _Change) -> None:
+        record, state = change.record, change.state
+        assert state is not None
+        seat = state.current_player
+        assert seat is not None
+        mover = record.seat(seat)
+        clocks = self.settings.clocks
+        record.turn_started_ms = change.now_ms
+        if mover.automated:
+            record.deadline_ms = change.now_ms + clocks.bot_fallback_ms
+            level = mover.level or clocks.takeover_level
+            change.jobs.append(bot_turn_job(record.match_id, seat, change.next_version, level))
+        elif record.mode == "live":
+            record.deadline_ms = change.now_ms + clocks.live_move_ms + record.reserves[seat]
+        else:
+            record.deadline_ms = change.now_ms + clocks.computer_move_ms
+        change.changed = True
+
+    # ------------------------------------------------------------------ clocks
+
+    def _expire(self, change: _Change) -> None:
+        """Apply what the clock says happened: a timeout for each passed deadline."""
+        record = change.record
+        for _ in range(8):
+            if not (
+                record.status == "active"
+                and record.deadline_ms is not None
+                and change.now_ms >= record.deadline_ms
+            ):
+                return
+            state = change.state
+            assert state is not None
+            seat = state.current_player
+            assert seat is not None
+            mover = record.seat(seat)
+            if mover.automated:
+                # The bot's answer did not come in time: move for it so it never loses on time.
+                move = fallback_move(state, seat, f"{record.match_id}:{record.version}")
+                change.emit({"type": "bot_fallback", "seat": seat})
+                self._apply_move(change, seat, move)
+            else:
+                change.emit({"type": "clock_expired", "seat": seat})
+                if record.mode == "live":
+                    record.reserves[seat] = 0
+                self._forfeit(change, seat, "timeout", record.deadline_ms)
+
+    def _forfeit(self, change: _Change, seat: int, reason: str, when_ms: int) -> None:
+        record = change.record
+        entry = record.seat(seat)
+        if entry.forfeited or record.ended:
+            return
+        entry.forfeited = True
+        entry.left_at_ms = when_ms
+        record.forfeits.append(seat)
+        change.emit({"type": "player_forfeited", "seat": seat, "reason": reason})
+        still_playing = [
+            s for s in record.seats if s is not None and not s.server_bot and not s.forfeited
+        ]
+        if record.mode == "computer" or not still_playing:
+            self._finish(change, "aborted", f"abandoned ({reason})")
+            return
+        entry.taken_over = True
+        change.emit({"type": "bot_takeover", "seat": seat})
+        state = change.state
+        if state is not None and state.current_player == seat:
+            self._start_turn(change)
+
+    def _finish(self, change: _Change, outcome: str, reason: str) -> None:
+        record, state = change.record, change.state
+        assert state is not None
+        record.status = "finished" if outcome != "aborted" else "aborted"
+        record.outcome = outcome
+        record.end_reason = reason
+        record.ended_ms = change.now_ms
+        record.deadline_ms = None
+        totals = list(state.totals)
+        places = placements(totals, record.forfeits)
+        change.finished = self._finished_message(record, totals, places)
+        change.emit(
+            {
+                "type": "match_finished",
+                "outcome": outcome,
+                "reason": reason,
+                "totals": totals,
+                "places": places,
+                "forfeits": list(record.forfeits),
+            }
+        )
+
+    def _finished_message(
+        self, record: MatchRecord, totals: list[int], places: list[int]
+    ) -> FinishedMatch:
+        started = record.started_ms or record.created_ms
+        ended = max(record.ended_ms or started, started)
+        players = []
+        for index in range(4):
+            seat = record.seat(index)
+            order = record.forfeits.index(index) + 1 if index in record.forfeits else None
+            players.append(
+                SeatResult(
+                    seat=index,
+                    player_id=seat.player_id,
+                    name=seat.name,
+                    is_bot=seat.is_bot,
+                    total=totals[index],
+                    place=places[index],
+                    forfeited=order is not None,
+                    forfeit_order=order,
+                    left_at=_utc(seat.left_at_ms) if order is not None else None,
+                )
+            )
+        return FinishedMatch(
+            match_id=record.match_id,
+            mode="live" if record.mode == "live" else "computer",
+            ranked=record.ranked,
+            ruleset=record.ruleset,
+            hands=record.hands,
+            players=tuple(players),
+            started_at=_utc(started),
+            ended_at=_utc(ended),
+            outcome="finished"
+            if record.outcome == "finished"
+            else ("forfeit" if record.outcome == "forfeit" else "aborted"),
+            fairness={},  # filled in by _commit_change once the move log is complete
+        )
+
+    # ------------------------------------------------------------------ the writer
+
+    def _write(
+        self,
+        match_id: str,
+        mutate: Callable[[_Change], R],
+        *,
+        expected_version: int | None = None,
+        idem: _Idem | None = None,
+        initial: MatchRecord | None = None,
+    ) -> R:
+        if idem is not None:
+            replay = self._claim(idem)
+            if replay is not None:
+                return replay  # type: ignore[return-value]
+        try:
+            for _ in range(_MAX_ATTEMPTS):
+                if initial is not None:
+                    if self.redis.exists(self.key(match_id)):
+                        raise MatchError("bad_table", f"match {match_id} exists already")
+                    record, state = initial, None
+                else:
+                    record, state = self._load(match_id)
+                if expected_version is not None and expected_version != record.version:
+                    raise StaleVersion(expected_version, record.version)
+                change = _Change(record, state, self.now_ms())
+                self._expire(change)
+                failure: Exception | None = None
+                result: Any = None
+                try:
+                    result = mutate(change)
+                except (MatchError, KingError) as exc:
+                    failure = exc
+                    if not change.changed:
+                        raise
+                if not change.changed:
+                    return result  # type: ignore[no-any-return]
+                # A due timeout is committed even when the request itself was refused.
+                answer = (
+                    result.to_dict() if isinstance(result, MoveResult) and failure is None else None
+                )
+                if not self._commit_change(match_id, change, idem if answer else None, answer):
+                    if initial is not None:
+                        raise MatchError("bad_table", f"match {match_id} exists already")
+                    continue
+                self._after_commit(change)
+                if failure is not None:
+                    raise failure
+                return result  # type: ignore[no-any-return]
+            raise MatchError("busy", "the match is changing too fast; retry")
+        except (MatchError, KingError) as exc:
+            if idem is not None:
+                self._remember_failure(idem, exc)
+            raise
+        finally:
+            if idem is not None:
+                self.redis.delete(idem.claim_key)
+
+    def _commit_change(
+        self, match_id: str, change: _Change, idem: _Idem | None, answer: dict[str, Any] | None
+    ) -> bool:
+        record, state = change.record, change.state
+        retention = ""
+        finished = ""
+        if change.finished is not None:
+            moves = self.moves(match_id) + bytes(change.moves)
+            done = _with_fairness(change.finished, fairness.transcript(record, moves))
+            change.finished = done
+            finished = done.to_json()
+            retention = str(self.settings.retention_s)
+        elif record.ended:
+            retention = str(self.settings.retention_s)
+        payloads = []
+        for offset, event in enumerate(change.events, start=1):
+            event["v"] = change.next_version
+            event.pop("seq", None)
+            payloads.append(eventcodec.encode(event))
+            event["seq"] = record.seq + offset
+        deadline = (
+            str(record.deadline_ms)
+            if record.status == "active" and record.deadline_ms is not None
+            else ""
+        )
+        idem_value = (
+            json.dumps({"key": idem.key, "fp": idem.fingerprint, "ok": True, "result": answer})
+            if idem
+            else ""
+        )
+        trim = ""
+        for event in change.events:
+            if event["type"] == "hand_started":
+                # Keep the hand that just ended and the new one; older events go.
+                trim = str(record.hand_seq)
+                record.log_start = record.hand_seq
+                record.hand_seq = event["seq"]
+        keys = [
+            self.key(match_id),
+            self.moves_key(match_id),
+            self.events_key(match_id),
+            self.deadlines_key,
+            self.lobby_key,
+            self.finished_key(match_id),
+            self.pending_key,
+        ]
+        argv: list[Any] = [
+            record.version,
+            record.to_json(),
+            state.to_bytes() if state is not None else b"",
+            bytes(change.moves),
+            deadline,
+            match_id,
+            change.lobby,
+            idem.field if idem else "",
+            idem_value,
+            finished,
+            retention,
+            change.now_ms + _PENDING_RETRY_MS,
+            trim,
+            *payloads,
+        ]
+        reply: Any = self._commit(keys=keys, args=argv)
+        if int(reply[0]) != 1:
+            return False
+        record.version = int(reply[1])
+        record.seq = int(reply[2])
+        return True
+
+    def _after_commit(self, change: _Change) -> None:
+        record = change.record
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in change.joined:
+            pipe.sadd(self._active_key(player_id), record.match_id)
+        for player_id in change.left:
+            pipe.srem(self._active_key(player_id), record.match_id)
+        if record.ended:
+            for player_id in record.human_ids():
+                pipe.srem(self._active_key(player_id), record.match_id)
+                pipe.zadd(self._recent_key(player_id), {record.match_id: record.ended_ms or 0})
+                pipe.zremrangebyrank(self._recent_key(player_id), 0, -_RECENT_KEEP - 1)
+        if len(pipe):
+            pipe.execute()
+        for job in change.jobs:
+            try:
+                self.enqueuer.enqueue(job)
+            except Exception:
+                # The clock sweeper moves for a bot whose job never came: nothing is lost.
+                continue
+        if change.finished is not None:
+            self.deliver_finished(change.finished)
+
+    # ------------------------------------------------------------------ idempotency
+
+    def _claim(self, idem: _Idem) -> MoveResult | None:
+        """Claim an Idempotency-Key; when it was answered before, return (or raise) that."""
+        for _ in range(300):
+            answer = self._stored_answer(idem)
+            if answer is not None:
+                return answer
+            if self.redis.set(idem.claim_key, idem.key, nx=True, px=_IDEM_PENDING_MS):
+                # Answered between our look and the claim? Then that answer stands.
+                answer = self._stored_answer(idem)
+                if answer is not None:
+                    self.redis.delete(idem.claim_key)
+                return answer
+            time.sleep(0.01)  # the same player's other request is running
+        raise MatchError("request_in_progress", "the first request with this key is still running")
+
+    def _stored_answer(self, idem: _Idem) -> MoveResult | None:
+        raw = self.redis.hget(self.key(idem.match_id), idem.field)
+        if raw is None:
+            return None
+        stored: dict[str, Any] = json.loads(raw)
+        if stored.get("key") != idem.key:
+            return None
+        if stored.get("fp") != idem.fingerprint:
+            raise MatchError(
+                "idempotency_key_reused",
+                "this Idempotency-Key was used for a different request",
+            )
+        if stored.get("ok"):
+            return MoveResult.from_dict(stored["result"], replayed=True)
+        error = stored["error"]
+        raise MatchError(error["code"], error["message"], replayed=True, **error["details"])
+
+    def _remember_failure(self, idem: _Idem, exc: MatchError | KingError) -> None:
+        if exc.code in (
+            "idempotency_key_reused",
+            "request_in_progress",
+            "busy",
+            "match_not_found",
+        ) or exc.details.get("replayed"):
+            return
+        value = json.dumps(
+            {
+                "key": idem.key,
+                "fp": idem.fingerprint,
+                "ok": False,
+                "error": {"code": exc.code, "message": exc.message, "details": exc.details},
+            },
+            default=str,
+        )
+        self.redis.hset(self.key(idem.match_id), idem.field, value)
+
+    # ------------------------------------------------------------------ finished matches
+
+    def deliver_finished(self, message: FinishedMatch) -> bool:
+        """Put a finished match on the ratings queue; False (kept pending) if that failed."""
+        try:
+            self.enqueuer.enqueue(finished_match_job(message))
+        except Exception:
+            self.redis.zadd(self.pending_key, {message.match_id: self.now_ms() + _PENDING_RETRY_MS})
+            return False
+        self.redis.zrem(self.pending_key, message.match_id)
+        return True
+
+    def retry_pending_finished(self, limit: int = 100) -> int:
+        """Re-deliver finished messages whose enqueue failed (or was cut short); returns how
+        many went out."""
+        due: Any = self.redis.zrangebyscore(self.pending_key, "-inf", self.now_ms(), 0, limit)
+        sent = 0
+        for raw in due:
+            match_id = _as_text(raw)
+            message = self.finished_message(match_id)
+            if message is None:
+                self.redis.zrem(self.pending_key, match_id)
+                continue
+            sent += self.deliver_finished(message)
+        return sent
+
+    def due_matches(self, limit: int = 200) -> list[str]:
+        due: Any = self.redis.zrangebyscore(self.deadlines_key, "-inf", self.now_ms(), 0, limit)
+        return [_as_text(raw) for raw in due]
+
+
+def fallback_move(state: MatchState, seat: int, seed: str) -> Move:
+    """A random legal move for ``seat`` (the clock's stand-in for a bot that did not answer)."""
+    moves = state.legal_moves(seat)
+    if not moves:
+        raise IllegalMove("not_your_turn", f"seat {seat} has no move now")
+    return random.Random(seed).choice(moves)
+
+
+def _with_fairness(message: FinishedMatch, transcript: dict[str, Any]) -> FinishedMatch:
+    return FinishedMatch(
+        match_id=message.match_id,
+        mode=message.mode,
+        ranked=message.ranked,
+        ruleset=message.ruleset,
+        hands=message.hands,
+        players=message.players,
+        started_at=message.started_at,
+        ended_at=message.ended_at,
+        outcome=message.outcome,
+        fairness=transcript,
+    )
+
+
+def _seed_of(client_seed: str | None) -> tuple[str, str]:
+    if client_seed is None or client_seed == "":
+        return fairness.draw_client_seed(), "server"
+    try:
+        return fairness.normalise_seed(client_seed), "client"
+    except BadInput as exc:
+        raise MatchError("bad_seed", exc.message, field="client_seed") from exc
+
+
+def _canonical_id(match_id: str) -> str:
+    try:
+        return str(uuid.UUID(match_id))
+    except (ValueError, AttributeError, TypeError) as exc:
+        raise MatchError("match_not_found", f"no match or table {match_id!r}") from exc
+
+
+def _utc(ms: int | None) -> str:
+    from datetime import UTC, datetime
+
+    return format_utc(datetime.fromtimestamp((ms or 0) / 1000, UTC))
+
+
+def _as_bytes(value: Any) -> bytes:
+    return value.encode() if isinstance(value, str) else bytes(value)
+
+
+def _as_text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -1,0 +1,54 @@
+"""Fixtures of the match-layer tests: a MatchStore on the test run's Redis, own key prefix."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from redis import Redis
+
+from king_match import JobSpec, MatchSettings, MatchStore
+from king_match.settings import ClockSettings
+
+
+class RecordingQueue:
+    """An enqueuer that keeps the jobs (the match layer's tests need no worker)."""
+
+    def __init__(self) -> None:
+        self.jobs: list[JobSpec] = []
+        self.fail = False
+
+    def enqueue(self, job: JobSpec) -> None:
+        if self.fail:
+            raise ConnectionError("queue down")
+        self.jobs.append(job)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def redis(redis_url: str) -> Iterator[Redis]:
+    client = Redis.from_url(redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def make_store(redis: Redis) -> Any:
+    def make(**clock_overrides: Any) -> tuple[MatchStore, RecordingQueue, FakeClock]:
+        queue = RecordingQueue()
+        clock = FakeClock()
+        settings = MatchSettings(
+            key_prefix=f"t{uuid.uuid4().hex[:8]}:", clocks=ClockSettings(**clock_overrides)
+        )
+        return MatchStore(redis, settings, queue, clock=clock), queue, clock
+
+    return make

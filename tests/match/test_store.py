@@ -1,0 +1,222 @@
+"""The one writer path against a real Redis: seats, moves, versions, idempotency, clocks."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from king_engine import IllegalMove, parse_move
+from king_match import MatchError, Player, StaleVersion
+from king_match.store import fallback_move
+
+pytestmark = pytest.mark.integration
+
+SEED = "ab" * 32
+ALICE, BOB, CEM, DENIZ = (Player(f"p-{n}", n) for n in ("alice", "bob", "cem", "deniz"))
+
+
+def live_table(store):
+    record = store.create_table(ALICE, mode="live", hands=8, client_seed=SEED)
+    for player in (BOB, CEM, DENIZ):
+        store.join(record.match_id, player, client_seed=SEED)
+    return record.match_id
+
+
+def players_by_seat(store, match_id):
+    record, _ = store.load(match_id)
+    by_id = {p.player_id: p for p in (ALICE, BOB, CEM, DENIZ)}
+    return [by_id.get(seat.player_id) for seat in record.seats]
+
+
+def test_a_full_table_starts_and_the_lobby_forgets_it(make_store):
+    store, _, _ = make_store()
+    record = store.create_table(ALICE, mode="live", hands=8, client_seed=SEED)
+    assert [r.match_id for r in store.lobby()] == [record.match_id]
+    assert record.status == "waiting" and len(record.server_commit) == 64
+
+    for player in (BOB, CEM, DENIZ):
+        store.join(record.match_id, player)
+    loaded, state = store.load(record.match_id)
+    assert loaded.status == "active" and state is not None
+    assert store.lobby() == []
+    assert [s.seed_source for s in loaded.seats] == ["client", "server", "server", "server"]
+
+
+def test_seat_taken_and_table_full_are_refused(make_store):
+    store, _, _ = make_store()
+    record = store.create_table(ALICE, mode="live", hands=8)
+    with pytest.raises(MatchError) as taken:
+        store.join(record.match_id, BOB, seat=0)
+    assert taken.value.code == "seat_taken"
+    for player in (BOB, CEM, DENIZ):
+        store.join(record.match_id, player)
+    with pytest.raises(MatchError) as full:
+        store.join(record.match_id, Player("p-eda", "eda"))
+    assert full.value.code == "table_full"
+
+
+def test_a_bad_client_seed_is_refused_without_a_change(make_store):
+    store, _, _ = make_store()
+    record = store.create_table(ALICE, mode="live", hands=8)
+    with pytest.raises(MatchError) as bad:
+        store.join(record.match_id, BOB, client_seed="xyz")
+    assert bad.value.code == "bad_seed"
+    assert store.load(record.match_id)[0].version == record.version
+
+
+def test_moves_apply_once_and_stale_versions_get_the_current_one(make_store):
+    store, queue, _ = make_store()
+    match_id = live_table(store)
+    seats = players_by_seat(store, match_id)
+    record, state = store.load(match_id)
+    move = fallback_move(state, 0, "x")
+    result = store.play(match_id, seats[0], move, expected_version=record.version)
+    assert result.version == record.version + 1
+    with pytest.raises(StaleVersion) as stale:
+        store.play(match_id, seats[0], move, expected_version=record.version)
+    assert stale.value.current == record.version + 1
+
+
+def test_the_same_move_sent_twice_at_once_applies_once(make_store):
+    store, _, _ = make_store()
+    match_id = live_table(store)
+    seats = players_by_seat(store, match_id)
+    record, state = store.load(match_id)
+    move = fallback_move(state, 0, "x")
+    outcomes: list[object] = []
+
+    def send() -> None:
+        try:
+            outcomes.append(store.play(match_id, seats[0], move, expected_version=record.version))
+        except (MatchError, IllegalMove) as exc:
+            outcomes.append(exc)
+
+    threads = [threading.Thread(target=send) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    applied = [o for o in outcomes if not isinstance(o, Exception)]
+    assert len(applied) == 1
+    assert store.load(match_id)[0].version == record.version + 1
+
+
+def test_an_idempotent_retry_gets_the_first_answer(make_store):
+    store, _, _ = make_store()
+    match_id = live_table(store)
+    seats = players_by_seat(store, match_id)
+    record, state = store.load(match_id)
+    move = fallback_move(state, 0, "x")
+    first = store.play(match_id, seats[0], move, idempotency_key="k1")
+    again = store.play(match_id, seats[0], move, idempotency_key="k1")
+    assert again.replayed and again.to_dict() == first.to_dict()
+    assert store.load(match_id)[0].version == first.version
+    with pytest.raises(MatchError) as reused:
+        store.play(match_id, seats[0], parse_move("2C"), idempotency_key="k1")
+    assert reused.value.code == "idempotency_key_reused"
+
+
+def test_a_rejected_keyed_request_replays_its_error(make_store):
+    store, _, _ = make_store()
+    match_id = live_table(store)
+    seats = players_by_seat(store, match_id)
+    move = parse_move("queens")
+    with pytest.raises(IllegalMove):
+        store.play(match_id, seats[1], move, idempotency_key="k9")
+    with pytest.raises(MatchError) as replay:
+        store.play(match_id, seats[1], move, idempotency_key="k9")
+    assert replay.value.code == "not_your_turn"
+
+
+def test_events_carry_sequence_numbers_and_no_cards_of_any_hand(make_store):
+    store, _, _ = make_store()
+    match_id = live_table(store)
+    events = store.events(match_id)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    text = repr(events)
+    record, state = store.load(match_id)
+    assert record.server_seed not in text
+    assert "my_cards" not in text and "hand_cards" not in text
+
+
+def test_live_timeout_forfeits_and_a_bot_takes_over(make_store):
+    store, queue, clock = make_store(live_move_ms=1000, live_reserve_ms=2000)
+    match_id = live_table(store)
+    clock.now += 3.5
+    record, state = store.load(match_id)
+    assert record.forfeits == [0]
+    assert record.seat(0).taken_over and record.reserves[0] == 0
+    assert queue.jobs[-1].kwargs == {
+        "match_id": match_id,
+        "seat": 0,
+        "version": record.version,
+        "level": "easy",
+    }
+    types = [e["type"] for e in store.events(match_id)]
+    assert types[-3:] == ["clock_expired", "player_forfeited", "bot_takeover"]
+
+
+def test_a_bot_that_does_not_answer_gets_a_fallback_move(make_store):
+    store, _, clock = make_store(bot_fallback_ms=500)
+    record = store.create_table(ALICE, mode="computer", hands=8, seat=1, client_seed=SEED)
+    version = record.version
+    clock.now += 1.0
+    assert store.due_matches() == [record.match_id]
+    assert store.check_clock(record.match_id)
+    assert store.load(record.match_id)[0].version == version + 1
+
+
+def test_computer_timeout_abandons_and_sends_one_finished_message(make_store):
+    store, queue, clock = make_store(computer_move_ms=1000)
+    record = store.create_table(ALICE, mode="computer", hands=8, client_seed=SEED)
+    clock.now += 2
+    store.check_clock(record.match_id)
+    loaded, _ = store.load(record.match_id)
+    assert loaded.status == "aborted" and loaded.outcome == "aborted"
+    ratings = [job for job in queue.jobs if job.queue == "ratings"]
+    assert len(ratings) == 1
+    message = store.finished_message(record.match_id)
+    assert message is not None and message.players[0].forfeited
+    assert message.fairness["server_seed"] == loaded.server_seed
+
+
+def test_finished_message_waits_when_the_queue_is_down(make_store):
+    store, queue, clock = make_store(computer_move_ms=1000)
+    record = store.create_table(ALICE, mode="computer", hands=8, client_seed=SEED)
+    queue.fail = True
+    clock.now += 2
+    store.check_clock(record.match_id)
+    assert store.redis.zscore(store.pending_key, record.match_id) is not None
+    queue.fail = False
+    clock.now += 10
+    assert store.retry_pending_finished() == 1
+    assert store.redis.zscore(store.pending_key, record.match_id) is None
+    assert store.redis.ttl(store.finished_key(record.match_id)) >= 7 * 24 * 3600
+
+
+def test_a_full_match_played_through_the_writer_ends_with_a_transcript(make_store):
+    store, queue, _ = make_store()
+    match_id = live_table(store)
+    seats = players_by_seat(store, match_id)
+    n = 0
+    while True:
+        record, state = store.load(match_id)
+        if record.ended:
+            break
+        seat = state.current_player
+        store.play(match_id, seats[seat], fallback_move(state, seat, str(n)))
+        n += 1
+    transcript = store.transcript(match_id)
+    assert len(transcript["hands"]) == 8
+    assert sum(len(h["plays"]) for h in transcript["hands"]) <= 8 * 52
+    message = store.finished_message(match_id)
+    assert message is not None and message.outcome == "finished" and message.ranked
+
+
+def test_no_transcript_before_the_end(make_store):
+    store, _, _ = make_store()
+    match_id = live_table(store)
+    with pytest.raises(MatchError) as early:
+        store.transcript(match_id)
+    assert early.value.code == "match_not_over"
