@@ -1,0 +1,702 @@
+// The reference web client: a single page with hash routes.
+//   #/            lobby (or the guest / login form)
+//   #/match/<id>  the table: play, clocks, score sheet, standings, Verify deck
+//   #/weekly      the weekly board      #/ladder  the all-time ladder
+//   #/profile/<player id>               rating and rating-history chart
+
+import * as api from "./api.js";
+import { cardElement, sortHand } from "./cards.js";
+import { CONTRACT_NAMES, SUIT_SYMBOLS, contractLabel, lang, setLang, t } from "./i18n.js";
+import { ratingChart } from "./chart.js";
+import {
+  beginRecord,
+  lastMatch,
+  loadRecord,
+  loadSession,
+  newClientSeed,
+  rememberHand,
+  saveRecord,
+  saveSession,
+  setLastMatch,
+} from "./store.js";
+import { verifyTranscript } from "./verify.js";
+
+const app = document.getElementById("app");
+let teardown = () => {};
+
+// ------------------------------------------------------------------ small DOM helpers
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function toast(message, kind = "error") {
+  const box = document.getElementById("toast");
+  box.textContent = message;
+  box.className = `toast ${kind}`;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+function errorText(error) {
+  return error?.code && error.code !== "network" ? `${error.message} (${error.code})` : error.message;
+}
+
+function seatName(match, seat, me) {
+  const info = match?.seats?.[seat];
+  const name = info?.name || (info ? `${t("seat")} ${seat + 1}` : t("empty_seat"));
+  const tags = [];
+  if (seat === me) tags.push(t("you"));
+  if (info?.is_bot) tags.push(info.level ? `${t("bot")} · ${info.level}` : t("bot"));
+  return tags.length ? `${name} (${tags.join(", ")})` : name;
+}
+
+function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+// ------------------------------------------------------------------ shell and routing
+
+function renderNav() {
+  const session = loadSession();
+  const nav = document.getElementById("nav");
+  nav.replaceChildren(
+    h("a", { href: "#/" }, t("lobby")),
+    h("a", { href: "#/weekly" }, t("weekly")),
+    h("a", { href: "#/ladder" }, t("ladder")),
+    session ? h("a", { href: `#/profile/${encodeURIComponent(session.player_id)}` }, t("profile")) : null,
+    h(
+      "button",
+      { type: "button", class: "link", id: "lang", onclick: () => (setLang(lang() === "tr" ? "en" : "tr"), route()) },
+      t("language"),
+    ),
+    session
+      ? h("button", { type: "button", class: "link", onclick: () => (saveSession(null), route()) }, t("logout"))
+      : null,
+  );
+  document.title = t("title");
+}
+
+function route() {
+  teardown();
+  teardown = () => {};
+  document.documentElement.lang = lang();
+  renderNav();
+  const [, page, arg] = (location.hash || "#/").split("/");
+  if (page === "match" && arg) teardown = matchPage(arg) || (() => {});
+  else if (page === "weekly") weeklyPage();
+  else if (page === "ladder") ladderPage();
+  else if (page === "profile" && arg) profilePage(decodeURIComponent(arg));
+  else lobbyPage();
+}
+
+// ------------------------------------------------------------------ guest / login and lobby
+
+function signInForm() {
+  const guestName = h("input", { id: "guest-name", name: "name", autocomplete: "nickname", maxlength: 24 });
+  const loginName = h("input", { id: "login-name", name: "name", autocomplete: "username" });
+  const password = h("input", { id: "login-password", type: "password", autocomplete: "current-password" });
+  const start = async (promise) => {
+    try {
+      const session = await promise;
+      saveSession({
+        token: session.token || session.access_token,
+        player_id: session.player_id || session.id,
+        name: session.name,
+        guest: Boolean(session.guest ?? true),
+      });
+      route();
+    } catch (error) {
+      toast(errorText(error));
+    }
+  };
+  return h(
+    "section",
+    { class: "panel signin" },
+    h(
+      "form",
+      { id: "guest-form", onsubmit: (e) => (e.preventDefault(), start(api.guest(guestName.value.trim()))) },
+      h("label", { for: "guest-name" }, t("name")),
+      guestName,
+      h("button", { type: "submit", id: "guest-button" }, t("guest")),
+    ),
+    h(
+      "form",
+      {
+        id: "login-form",
+        onsubmit: (e) => (e.preventDefault(), start(api.login(loginName.value.trim(), password.value))),
+      },
+      h("label", { for: "login-name" }, t("name")),
+      loginName,
+      h("label", { for: "login-password" }, t("password")),
+      password,
+      h("button", { type: "submit" }, t("login")),
+    ),
+  );
+}
+
+async function sitDown(matchId, commitment, seat) {
+  // The seed is drawn here, after this device has seen (and stored) the commitment.
+  const record = beginRecord(matchId, commitment, newClientSeed());
+  const joined = await api.joinTable(matchId, record.seed, seat);
+  const stored = loadRecord(matchId);
+  stored.seat = joined?.seat ?? stored.seat;
+  saveRecord(matchId, stored);
+  setLastMatch(matchId);
+  location.hash = `#/match/${matchId}`;
+}
+
+function createForm() {
+  const mode = h(
+    "select",
+    { id: "create-mode", name: "mode" },
+    ["computer:easy", "computer:medium", "computer:hard", "live"].map((value) =>
+      h("option", { value }, t(value === "live" ? "live" : value.replace(":", "_"))),
+    ),
+  );
+  const hands = h("select", { id: "create-hands" }, [8, 12, 20].map((n) => h("option", { value: n }, n)));
+  const ruleset = h(
+    "select",
+    { id: "create-ruleset" },
+    h("option", { value: "standard" }, "standard"),
+    h("option", { value: "classic20" }, "classic20"),
+  );
+  const submit = async (event) => {
+    event.preventDefault();
+    const [kind, level] = mode.value.split(":");
+    const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value };
+    if (level) options.level = level;
+    try {
+      const table = await api.createTable(options);
+      const matchId = table.match_id || table.id;
+      await sitDown(matchId, table.server_commit, table.seat ?? null);
+    } catch (error) {
+      toast(errorText(error));
+    }
+  };
+  return h(
+    "form",
+    { class: "panel create", id: "create-form", onsubmit: submit },
+    h("h2", {}, t("create_table")),
+    h("label", {}, t("mode"), mode),
+    h("label", {}, t("hands"), hands),
+    h("label", {}, t("ruleset"), ruleset),
+    h("button", { type: "submit", id: "create-button" }, t("create")),
+  );
+}
+
+async function lobbyPage() {
+  const session = loadSession();
+  if (!session) {
+    app.replaceChildren(h("h1", {}, t("title")), signInForm());
+    return;
+  }
+  const list = h("div", { class: "tables", id: "tables" }, "…");
+  const resume = lastMatch();
+  app.replaceChildren(
+    h("p", { class: "who" }, `${t("signed_in_as")} `, h("strong", {}, session.name || session.player_id)),
+    resume ? h("p", {}, h("a", { href: `#/match/${resume}`, id: "resume" }, `▶ ${resume.slice(0, 8)}`)) : null,
+    h("div", { class: "lobby" }, createForm(), h("section", { class: "panel" }, h("h2", {}, t("open_tables")), list)),
+  );
+  try {
+    const tables = await api.openTables();
+    list.replaceChildren(
+      tables.length
+        ? h(
+            "ul",
+            {},
+            tables.map((table) => {
+              const id = table.match_id || table.id;
+              const taken = (table.seats || []).filter(Boolean).length;
+              return h(
+                "li",
+                {},
+                `${table.ruleset} · ${table.hands} ${t("hands").toLowerCase()} · ${taken}/4 `,
+                h(
+                  "button",
+                  {
+                    type: "button",
+                    onclick: () => sitDown(id, table.server_commit, null).catch((e) => toast(errorText(e))),
+                  },
+                  t("join"),
+                ),
+              );
+            }),
+          )
+        : t("no_tables"),
+    );
+  } catch (error) {
+    list.replaceChildren(`${t("unavailable")}: ${errorText(error)}`);
+  }
+}
+
+// ------------------------------------------------------------------ the table
+
+/** Pull the pieces the table needs out of the game service's answer. */
+function normalize(data) {
+  const view = data.view || data.seat_view || data;
+  const match = data.match || data.table || {};
+  const clock = data.clock || match.clock || {};
+  const serverNow = data.server_time_ms ?? data.now_ms ?? clock.now_ms ?? match.now_ms ?? Date.now();
+  return { view, match, clock, serverNow };
+}
+
+function myOriginalHand(view) {
+  const cards = [...(view.my_cards || [])];
+  const tricks = [...(view.tricks || []), ...(view.current_trick ? [view.current_trick] : [])];
+  for (const trick of tricks) {
+    for (const play of trick.plays || []) if (play.seat === view.seat) cards.push(play.card);
+  }
+  return cards;
+}
+
+function matchPage(matchId) {
+  const state = { data: null, offset: 0, busy: false, closed: false, source: null, poll: null, tick: null };
+  const root = h("div", { class: "table-page", id: "table" }, "…");
+  app.replaceChildren(root);
+  setLastMatch(matchId);
+
+  const refresh = async () => {
+    if (state.closed) return;
+    try {
+      const raw = await api.getGame(matchId);
+      const data = normalize(raw);
+      state.offset = data.serverNow - Date.now();
+      state.data = data;
+      state.error = null;
+      const { view } = data;
+      if (view && view.seat !== undefined && view.seat !== null && view.phase !== "over") {
+        const cards = myOriginalHand(view);
+        if (cards.length === 13) rememberHand(matchId, view.seat, view.hand, cards);
+      }
+      render();
+    } catch (error) {
+      state.error = error;
+      if (!state.data) root.replaceChildren(h("p", { class: "error" }, errorText(error)));
+    }
+  };
+  let pending = null;
+  const soon = () => {
+    clearTimeout(pending);
+    pending = setTimeout(refresh, 60);
+  };
+
+  const connect = () => {
+    if (state.closed || typeof EventSource === "undefined") return;
+    const source = new EventSource(api.eventsUrl(matchId));
+    state.source = source;
+    source.onmessage = soon;
+    source.onopen = () => {
+      document.getElementById("conn")?.setAttribute("hidden", "");
+      soon();
+    };
+    for (const type of [
+      "contract_chosen", "card_played", "trick_won", "hand_scored", "hand_started", "match_over",
+      "match_started", "seat_taken", "player_joined", "forfeit", "match_aborted", "clock",
+    ]) source.addEventListener(type, soon);
+    source.onerror = () => {
+      document.getElementById("conn")?.removeAttribute("hidden");
+      // EventSource reconnects by itself; the poll below covers the gap.
+    };
+  };
+
+  const send = async (move) => {
+    if (state.busy || !state.data) return;
+    state.busy = true;
+    try {
+      await api.sendMove(matchId, move, state.data.view.version);
+      await refresh();
+    } catch (error) {
+      if (error.code === "stale_version") await refresh();
+      else toast(`${t("illegal")}: ${errorText(error)}`);
+    } finally {
+      state.busy = false;
+    }
+  };
+
+  function render() {
+    const { view, match } = state.data;
+    const me = view.seat;
+    const over = view.phase === "over" || ["finished", "aborted"].includes(match.status);
+    const focusCard = document.activeElement?.dataset?.card;
+    root.dataset.version = view.version;
+    root.dataset.phase = over ? "over" : view.phase;
+    const parts = [
+      h("div", { id: "conn", class: "banner", hidden: true }, t("connection_lost")),
+      header(view, match),
+      h("div", { class: "board" }, trickArea(view, match, me), sidePanel(view, match, me)),
+      over ? null : controls(view, match, me),
+      scoreSheet(view, match, me),
+      over ? standings(view, match, me) : null,
+      over ? verifyPanel() : null,
+    ];
+    root.replaceChildren(...parts.filter(Boolean));
+    updateClocks();
+    if (focusCard) root.querySelector(`[data-card="${focusCard}"]`)?.focus();
+  }
+
+  function header(view, match) {
+    const record = loadRecord(matchId);
+    return h(
+      "header",
+      { class: "match-head" },
+      h(
+        "div",
+        {},
+        h("strong", {}, `${t("hand_of")} ${Math.min(view.hand + 1, view.hands_in_match)}/${view.hands_in_match}`),
+        " · ",
+        `${t("contract")}: `,
+        h("span", { id: "contract" }, contractLabel(view.contract, view.trump)),
+        " · ",
+        `${t("declarer")}: ${seatName(match, view.declarer, view.seat)}`,
+      ),
+      h(
+        "div",
+        { class: "commit", title: t("commitment") },
+        `${t("commitment")}: `,
+        h("code", {}, (match.server_commit || record?.commitment || "").slice(0, 16) + "…"),
+      ),
+    );
+  }
+
+  function trickArea(view, match, me) {
+    const positions = ["bottom", "left", "top", "right"];
+    const trick = view.current_trick || (view.tricks || []).at(-1) || null;
+    const finished = !view.current_trick && trick;
+    const played = new Map((trick?.plays || []).map((p) => [p.seat, p.card]));
+    return h(
+      "section",
+      { class: `trick${finished ? " done" : ""}`, id: "trick", "aria-label": t("trick") },
+      [0, 1, 2, 3].map((seat) => {
+        const pos = positions[(seat - me + 4) % 4];
+        const turn = view.turn === seat;
+        return h(
+          "div",
+          { class: `spot ${pos}${turn ? " turn" : ""}`, dataset: { seat } },
+          h("div", { class: "seat-name" }, seatName(match, seat, me)),
+          h("div", { class: "clock", dataset: { clockSeat: seat } }),
+          played.has(seat) ? cardElement(played.get(seat)) : h("span", { class: "card slot" }),
+          h(
+            "div",
+            { class: "taken" },
+            `${t("tricks_taken")}: ${view.tricks_taken?.[seat] ?? 0}`,
+            (view.penalty_cards_taken?.[seat] || []).length
+              ? h("span", { class: "penalties" }, " · ", (view.penalty_cards_taken[seat] || []).map((c) => cardElement(c)))
+              : null,
+          ),
+        );
+      }),
+      h(
+        "div",
+        { class: "status", id: "status", "aria-live": "polite" },
+        view.turn === null || view.turn === undefined
+          ? view.phase === "over"
+            ? t("match_over")
+            : t("waiting_players")
+          : view.turn === me
+            ? t("your_turn")
+            : `${t("waiting_for")} ${seatName(match, view.turn, me)}`,
+      ),
+    );
+  }
+
+  function sidePanel(view, match, me) {
+    return h(
+      "aside",
+      { class: "side panel" },
+      h(
+        "table",
+        { id: "hand-scores" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("tricks_taken")), h("th", {}, t("points")), h("th", {}, t("total")))),
+        h(
+          "tbody",
+          {},
+          [0, 1, 2, 3].map((s) =>
+            h(
+              "tr",
+              { class: s === me ? "me" : "" },
+              h("td", {}, seatName(match, s, me)),
+              h("td", {}, view.tricks_taken?.[s] ?? 0),
+              h("td", {}, view.hand_points?.[s] ?? 0),
+              h("td", {}, view.totals?.[s] ?? 0),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function controls(view, match, me) {
+    const myTurn = view.turn === me;
+    const legal = new Set(view.legal_cards || []);
+    const choosing = view.phase === "contract" && myTurn && (view.allowed_contracts || []).length;
+    let picker = null;
+    if (choosing) {
+      const penalty = view.allowed_contracts.filter((c) => c.contract !== "trump");
+      const koz = view.allowed_contracts.filter((c) => c.contract === "trump");
+      picker = h(
+        "section",
+        { class: "picker", id: "contract-picker" },
+        h("h3", {}, t("choose_contract")),
+        h(
+          "div",
+          { class: "choices" },
+          penalty.map((c) =>
+            h("button", { type: "button", class: "contract", dataset: { move: c.move }, onclick: () => send(c.move) }, CONTRACT_NAMES[c.contract] || c.contract),
+          ),
+        ),
+        koz.length
+          ? h(
+              "div",
+              { class: "choices koz" },
+              h("span", {}, t("choose_trump")),
+              koz.map((c) =>
+                h(
+                  "button",
+                  { type: "button", class: `contract suit-${c.trump}`, dataset: { move: c.move }, onclick: () => send(c.move) },
+                  `${CONTRACT_NAMES.trump} ${SUIT_SYMBOLS[c.trump]}`,
+                ),
+              ),
+            )
+          : null,
+      );
+    }
+    const hand = h(
+      "section",
+      { class: `hand${myTurn && view.phase === "play" ? " active" : ""}`, id: "hand", "aria-label": t("your_hand") },
+      sortHand(view.my_cards || []).map((code) => {
+        const el = cardElement(code, { button: true, legal: myTurn && legal.has(code) });
+        if (myTurn && view.phase === "play" && !legal.has(code)) el.classList.add("illegal");
+        el.addEventListener("click", () => send(code));
+        return el;
+      }),
+    );
+    hand.addEventListener("keydown", (event) => {
+      const buttons = [...hand.querySelectorAll("button")];
+      const index = buttons.indexOf(document.activeElement);
+      if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+        event.preventDefault();
+        const step = event.key === "ArrowRight" ? 1 : -1;
+        buttons[(index + step + buttons.length) % buttons.length]?.focus();
+      }
+    });
+    return h("div", { class: "controls" }, picker, hand, myTurn && view.phase === "play" ? h("p", { class: "hint" }, t("legal_hint")) : null);
+  }
+
+  function scoreSheet(view, match, me) {
+    const rows = view.score_sheet || [];
+    return h(
+      "section",
+      { class: "sheet panel" },
+      h("h3", {}, t("score_sheet")),
+      h(
+        "div",
+        { class: "scroll" },
+        h(
+          "table",
+          { id: "score-sheet" },
+          h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), [0, 1, 2, 3].map((s) => h("th", {}, seatName(match, s, me))))),
+          h(
+            "tbody",
+            {},
+            rows.map((row) =>
+              h(
+                "tr",
+                {},
+                h("td", {}, row.hand + 1),
+                h("td", {}, contractLabel(row.contract, row.trump)),
+                row.points.map((p) => h("td", {}, p)),
+              ),
+            ),
+          ),
+          h("tfoot", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("total")), (view.totals || []).map((p) => h("th", {}, p)))),
+        ),
+      ),
+    );
+  }
+
+  function standings(view, match, me) {
+    const totals = view.totals || [0, 0, 0, 0];
+    const places =
+      match.places ||
+      (match.players || []).map((p) => p.place) ||
+      [];
+    const placeOf = (s) => places[s] ?? 1 + totals.filter((x) => x > totals[s]).length;
+    const order = [0, 1, 2, 3].sort((a, b) => placeOf(a) - placeOf(b) || totals[b] - totals[a]);
+    return h(
+      "section",
+      { class: "panel standings", id: "standings" },
+      h("h2", {}, t("standings")),
+      h(
+        "ol",
+        {},
+        order.map((s) => h("li", { class: s === me ? "me" : "" }, `${placeOf(s)}. ${seatName(match, s, me)} — ${totals[s]}`)),
+      ),
+      h("a", { href: "#/" }, t("back_to_lobby")),
+    );
+  }
+
+  function verifyPanel() {
+    const out = h("div", { id: "verify-result", "aria-live": "polite" });
+    const run = async () => {
+      const record = loadRecord(matchId);
+      if (!record) {
+        out.replaceChildren(h("p", { class: "fail" }, t("verify_no_record")));
+        return;
+      }
+      out.replaceChildren(h("p", {}, t("verifying")));
+      try {
+        const raw = await api.transcript(matchId);
+        const transcript = raw.transcript || raw.fairness || raw;
+        const result = await verifyTranscript(transcript, record);
+        out.replaceChildren(
+          result.ok
+            ? h("p", { class: "pass", id: "verify-pass" }, `✔ ${t("verify_pass")}`)
+            : h(
+                "div",
+                { class: "fail", id: "verify-fail" },
+                h("p", {}, h("strong", {}, `✘ ${t("verify_fail")}`)),
+                h("ul", {}, result.problems.map((p) => h("li", { dataset: { check: p.check, hand: p.hand ?? "" } }, p.message))),
+              ),
+          h(
+            "ul",
+            { class: "checks" },
+            result.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" }, `${c.ok ? "✔" : "✘"} ${c.check}: ${c.detail}`)),
+          ),
+        );
+      } catch (error) {
+        out.replaceChildren(h("p", { class: "fail" }, errorText(error)));
+      }
+    };
+    return h(
+      "section",
+      { class: "panel verify" },
+      h("button", { type: "button", id: "verify-button", onclick: run }, t("verify")),
+      out,
+    );
+  }
+
+  function updateClocks() {
+    if (!state.data) return;
+    const { view, clock } = state.data;
+    const now = Date.now() + state.offset;
+    const reserves = clock.reserves_ms || clock.reserves || [];
+    for (const el of root.querySelectorAll("[data-clock-seat]")) {
+      const seat = Number(el.dataset.clockSeat);
+      const parts = [];
+      if (view.turn === seat && clock.deadline_ms) {
+        const left = clock.deadline_ms - now;
+        parts.push(`${t("move_clock")} ${formatClock(left)}`);
+        if (reserves[seat] !== undefined) parts.push(`${t("reserve")} ${formatClock(reserves[seat] + Math.min(0, left))}`);
+      } else if (reserves[seat]) {
+        parts.push(`${t("reserve")} ${formatClock(reserves[seat])}`);
+      }
+      el.textContent = parts.join(" · ");
+    }
+  }
+
+  refresh();
+  connect();
+  state.poll = setInterval(() => {
+    const over = state.data && state.data.view.phase === "over";
+    if (!over || !state.data) refresh();
+  }, 2000);
+  state.tick = setInterval(updateClocks, 250);
+  return () => {
+    state.closed = true;
+    state.source?.close();
+    clearInterval(state.poll);
+    clearInterval(state.tick);
+    clearTimeout(pending);
+  };
+}
+
+// ------------------------------------------------------------------ boards and profiles
+
+function boardTable(items, columns) {
+  return h(
+    "div",
+    { class: "scroll" },
+    h(
+      "table",
+      { class: "board-table" },
+      h("thead", {}, h("tr", {}, columns.map(([label]) => h("th", {}, label)))),
+      h("tbody", {}, items.map((item) => h("tr", {}, columns.map(([, cell]) => h("td", {}, cell(item)))))),
+    ),
+  );
+}
+
+const playerLink = (item) => h("a", { href: `#/profile/${encodeURIComponent(item.player_id)}` }, item.name || item.player_id);
+
+async function weeklyPage() {
+  app.replaceChildren(h("h1", {}, t("weekly")), h("p", {}, "…"));
+  try {
+    const [board, reset] = await Promise.all([api.weeklyBoard(), api.weeklyReset().catch(() => null)]);
+    app.replaceChildren(
+      h("h1", {}, `${t("weekly")} ${board.week}`),
+      reset ? h("p", {}, `${t("week_resets")}: ${new Date(reset.resets_at).toLocaleString(lang())}`) : null,
+      boardTable(board.items || [], [
+        [t("rank"), (i) => i.rank],
+        [t("player"), playerLink],
+        [t("score"), (i) => Number(i.score).toFixed(3)],
+        [t("matches"), (i) => i.matches],
+      ]),
+    );
+  } catch (error) {
+    app.replaceChildren(h("h1", {}, t("weekly")), h("p", { class: "error" }, `${t("unavailable")}: ${errorText(error)}`));
+  }
+}
+
+async function ladderPage() {
+  app.replaceChildren(h("h1", {}, t("ladder")), h("p", {}, "…"));
+  try {
+    const page = await api.ladder();
+    app.replaceChildren(
+      h("h1", {}, t("ladder")),
+      boardTable(page.items || [], [
+        [t("rank"), (i) => i.rank],
+        [t("player"), playerLink],
+        [t("rating"), (i) => i.display ?? Math.round(i.rating)],
+        [t("matches"), (i) => i.rated_matches],
+      ]),
+    );
+  } catch (error) {
+    app.replaceChildren(h("h1", {}, t("ladder")), h("p", { class: "error" }, `${t("unavailable")}: ${errorText(error)}`));
+  }
+}
+
+async function profilePage(playerId) {
+  app.replaceChildren(h("h1", {}, t("profile")), h("p", {}, "…"));
+  try {
+    const [player, history] = await Promise.all([api.playerRating(playerId), api.ratingHistory(playerId)]);
+    const items = history.items || [];
+    app.replaceChildren(
+      h("h1", {}, player.name || playerId),
+      h("p", {}, `${t("rating")}: `, h("strong", { id: "rating" }, player.display), ` · ${t("matches")}: ${player.rated_matches}`),
+      h("h2", {}, t("rating_history")),
+      items.length ? ratingChart(items) : h("p", {}, t("no_history")),
+    );
+  } catch (error) {
+    app.replaceChildren(h("h1", {}, t("profile")), h("p", { class: "error" }, `${t("unavailable")}: ${errorText(error)}`));
+  }
+}
+
+// ------------------------------------------------------------------ start
+
+window.addEventListener("hashchange", route);
+await api.loadConfig();
+route();

@@ -1,0 +1,67 @@
+// What the browser keeps (localStorage): the session, and per match the fairness record that
+// "Verify deck" needs — the commitment published with the table, this device's own seed, the
+// seat, and every hand this device was shown (reconstructed as cards held + cards played).
+
+const SESSION = "king.session";
+const MATCH = "king.match.";
+
+export function loadSession() {
+  try {
+    return JSON.parse(localStorage.getItem(SESSION) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function saveSession(session) {
+  if (session) localStorage.setItem(SESSION, JSON.stringify(session));
+  else localStorage.removeItem(SESSION);
+}
+
+export function newClientSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function loadRecord(matchId) {
+  try {
+    return JSON.parse(localStorage.getItem(MATCH + matchId) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function saveRecord(matchId, record) {
+  localStorage.setItem(MATCH + matchId, JSON.stringify(record));
+}
+
+/** Start (or keep) the record of a match this device is about to sit at. */
+export function beginRecord(matchId, commitment, seed) {
+  const existing = loadRecord(matchId);
+  if (existing && existing.commitment) return existing;
+  const record = { matchId, commitment, seed, seat: null, hands: {}, savedAt: Date.now() };
+  saveRecord(matchId, record);
+  return record;
+}
+
+/** Remember the 13 cards this seat was dealt in hand `h` (from a view of that hand). */
+export function rememberHand(matchId, seat, h, cards) {
+  const record = loadRecord(matchId);
+  if (!record) return;
+  if (record.seat === null || record.seat === undefined) record.seat = seat;
+  const sorted = [...new Set(cards)].sort();
+  if (sorted.length !== 13) return;
+  // The first complete sighting is kept: a later, different one is what verification catches.
+  if (record.hands[h]) return;
+  record.hands[h] = sorted;
+  saveRecord(matchId, record);
+}
+
+export function lastMatch() {
+  return localStorage.getItem("king.current") || null;
+}
+
+export function setLastMatch(matchId) {
+  if (matchId) localStorage.setItem("king.current", matchId);
+  else localStorage.removeItem("king.current");
+}

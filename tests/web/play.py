@@ -1,0 +1,82 @@
+"""Driving the client like a player: click contracts and legal cards until the match ends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+READY_JS = """() => {
+  const table = document.querySelector('#table');
+  if (!table || !table.dataset.version) return false;
+  if (table.dataset.phase === 'over') return document.querySelector('#standings') !== null;
+  return document.querySelector('#contract-picker button, #hand.active .card.legal') !== null;
+}"""
+
+
+def sign_in_as_guest(page: Any, base_url: str, name: str = "Deneme") -> None:
+    page.goto(base_url + "/")
+    page.fill("#guest-name", name)
+    page.click("#guest-button")
+    page.wait_for_selector("#create-form")
+
+
+def create_computer_table(page: Any, level: str = "easy", hands: int = 8) -> str:
+    page.select_option("#create-mode", f"computer:{level}")
+    page.select_option("#create-hands", str(hands))
+    page.select_option("#create-ruleset", "standard")
+    page.click("#create-button")
+    page.wait_for_selector("#table[data-version]")
+    return str(page.evaluate("location.hash.split('/')[2]"))
+
+
+def wait_for_my_move(page: Any, timeout_ms: int = 60_000) -> None:
+    page.wait_for_function(READY_JS, timeout=timeout_ms)
+
+
+def play_to_the_end(
+    page: Any, shots: Path | None = None, max_moves: int = 400, on_move: Any = None
+) -> int:
+    """Choose the first allowed contract or the first legal card until the match is over."""
+    moves = 0
+    while moves < max_moves:
+        wait_for_my_move(page)
+        if page.get_attribute("#table", "data-phase") == "over":
+            return moves
+        version = page.get_attribute("#table", "data-version")
+        picker = page.locator("#contract-picker button")
+        if picker.count():
+            picker.first.click()
+        else:
+            if shots is not None and moves in (20, 60):
+                page.screenshot(path=str(shots))
+            page.locator("#hand.active .card.legal").first.click()
+        moves += 1
+        page.wait_for_function(
+            "v => document.querySelector('#table')?.dataset.version !== v", arg=version
+        )
+        if on_move is not None:
+            on_move(moves)
+    raise AssertionError(f"the match did not end within {max_moves} moves")
+
+
+OVERFLOW_JS = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  const page = document.documentElement.scrollWidth;
+  if (page > width) out.push('document ' + page);
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('.scroll') || el.closest('[hidden]')) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width && (box.right > width + 1 || box.left < -1)) {
+      const name = `${el.tagName.toLowerCase()}#${el.id}.${el.className}`;
+      out.push(`${name} ${Math.round(box.left)}..${Math.round(box.right)}`);
+    }
+  }
+  return out.slice(0, 10);
+}"""
+
+
+def horizontal_overflow(page: Any) -> list[str]:
+    """Elements that stick out of the viewport sideways (tables scroll inside .scroll)."""
+    found: list[str] = page.evaluate(OVERFLOW_JS)
+    return found

@@ -1,0 +1,45 @@
+"""Helpers of the browser tests: the client's blueprint and a threaded WSGI server."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+from pathlib import Path
+
+from flask import Blueprint, Flask
+from werkzeug.serving import BaseWSGIServer, make_server
+
+REPO = Path(__file__).resolve().parents[2]
+WEB_DIR = REPO / "services" / "game" / "king_game" / "web"
+
+
+def load_web_blueprint() -> Blueprint:
+    """The client's blueprint: from the installed game package, else straight from its file."""
+    try:
+        from king_game.web import web_blueprint
+
+        return web_blueprint
+    except ImportError:
+        spec = importlib.util.spec_from_file_location("king_game_web", WEB_DIR / "__init__.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        blueprint: Blueprint = module.web_blueprint
+        return blueprint
+
+
+class LiveServer:
+    """A WSGI app served on 127.0.0.1 by a background thread (stopped by ``stop``)."""
+
+    def __init__(self, app: Flask) -> None:
+        self._server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self._server.server_port}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
