@@ -1,0 +1,82 @@
+"""The Flask side: per-request metrics, one log line per request, and ``GET /metrics``."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from flask import Flask, Response, g, request
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from king_metrics.logs import configure_logging
+from king_metrics.registry import HTTP_REQUEST_SECONDS, HTTP_REQUESTS, collect_registry
+
+#: Paths polled by probes and Prometheus: still counted, but logged at DEBUG so they do not
+#: drown the request log.
+QUIET_PATHS = frozenset({"/metrics", "/healthz", "/readyz"})
+
+request_log = logging.getLogger("king.request")
+
+
+def metrics_response() -> Response:
+    """The Prometheus text exposition of this service's metrics."""
+    return Response(generate_latest(collect_registry()), mimetype=CONTENT_TYPE_LATEST)
+
+
+def install(
+    app: Flask, service: str, *, metrics_path: str = "/metrics", configure_logs: bool = True
+) -> None:
+    """Count and time every request of ``app``, log one line each, and serve ``metrics_path``.
+
+    ``service`` becomes the ``service`` label (``game``, ``rating``). The endpoint label is the
+    route template (``/v1/matches/<match_id>``), never the raw URL, so series stay bounded;
+    requests that match no route are labelled ``<unmatched>``. Call it once per app, in the
+    app factory; calling it twice on the same app does nothing the second time.
+    """
+    if app.extensions.get("king_metrics"):
+        return
+    app.extensions["king_metrics"] = service
+    if configure_logs:
+        configure_logging(service)
+
+    @app.before_request
+    def _start_timer() -> None:
+        g.king_metrics_start = time.perf_counter()
+
+    @app.after_request
+    def _record(response: Response) -> Response:
+        started = g.pop("king_metrics_start", None)
+        if started is None:  # the request failed before our before_request ran
+            return response
+        elapsed = time.perf_counter() - started
+        rule = request.url_rule
+        endpoint = rule.rule if rule is not None else "<unmatched>"
+        status = str(response.status_code)
+        HTTP_REQUESTS.labels(service, endpoint, request.method, status).inc()
+        HTTP_REQUEST_SECONDS.labels(service, endpoint, request.method, status).observe(elapsed)
+        level = logging.DEBUG if request.path in QUIET_PATHS else logging.INFO
+        if request_log.isEnabledFor(level):
+            request_log.log(
+                level,
+                "%s %s %s %.1fms",
+                request.method,
+                request.full_path.rstrip("?"),
+                status,
+                elapsed * 1000,
+                extra={
+                    "service": service,
+                    "method": request.method,
+                    "path": request.path,
+                    "endpoint": endpoint,
+                    "status": response.status_code,
+                    "duration_ms": round(elapsed * 1000, 2),
+                    "remote_addr": request.remote_addr,
+                    "request_id": request.headers.get("X-Request-Id"),
+                },
+            )
+        return response
+
+    def _metrics() -> Response:
+        return metrics_response()
+
+    app.add_url_rule(metrics_path, endpoint="king_metrics", view_func=_metrics, methods=["GET"])

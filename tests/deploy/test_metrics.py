@@ -1,0 +1,163 @@
+"""king_metrics: request counts and latencies by endpoint and status, /metrics, logs, gauges."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import textwrap
+import uuid
+
+import king_metrics
+import pytest
+from flask import Flask
+from king_metrics.logs import JsonFormatter
+from prometheus_client.parser import text_string_to_metric_families
+
+
+def make_app(service: str) -> Flask:
+    app = Flask(f"test_{service}")
+
+    @app.get("/v1/matches/<match_id>")
+    def read_match(match_id: str) -> dict[str, str]:
+        return {"id": match_id}
+
+    @app.post("/v1/boom")
+    def boom() -> tuple[dict[str, str], int]:
+        return {"code": "bad"}, 422
+
+    king_metrics.install(app, service=service)
+    return app
+
+
+def samples(text: str, name: str) -> list[tuple[dict[str, str], float]]:
+    found = []
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name:
+                found.append((dict(sample.labels), sample.value))
+    return found
+
+
+def test_requests_are_counted_by_route_template_method_and_status() -> None:
+    service = f"svc{uuid.uuid4().hex[:8]}"
+    client = make_app(service).test_client()
+    client.get("/v1/matches/abc")
+    client.get("/v1/matches/def")
+    client.post("/v1/boom")
+    client.get("/nowhere")
+    text = client.get("/metrics").get_data(as_text=True)
+    counts = {
+        (labels["endpoint"], labels["method"], labels["status"]): value
+        for labels, value in samples(text, "king_http_requests_total")
+        if labels["service"] == service
+    }
+    assert counts[("/v1/matches/<match_id>", "GET", "200")] == 2
+    assert counts[("/v1/boom", "POST", "422")] == 1
+    assert counts[("<unmatched>", "GET", "404")] == 1
+
+
+def test_latency_histogram_has_one_observation_per_request() -> None:
+    service = f"svc{uuid.uuid4().hex[:8]}"
+    client = make_app(service).test_client()
+    for _ in range(3):
+        client.get("/v1/matches/x")
+    text = client.get("/metrics").get_data(as_text=True)
+    observed = [
+        value
+        for labels, value in samples(text, "king_http_request_duration_seconds_count")
+        if labels["service"] == service and labels["endpoint"] == "/v1/matches/<match_id>"
+    ]
+    assert observed == [3]
+
+
+def test_install_twice_registers_once() -> None:
+    app = make_app(f"svc{uuid.uuid4().hex[:8]}")
+    king_metrics.install(app, service="again")
+    assert app.extensions["king_metrics"] != "again"
+
+
+def test_one_log_line_per_request_with_its_latency(caplog: pytest.LogCaptureFixture) -> None:
+    client = make_app(f"svc{uuid.uuid4().hex[:8]}").test_client()
+    with caplog.at_level(logging.INFO, logger="king.request"):
+        client.get("/v1/matches/m1?x=1")
+    (record,) = [r for r in caplog.records if r.name == "king.request"]
+    assert record.getMessage().startswith("GET /v1/matches/m1?x=1 200 ")
+    assert record.duration_ms >= 0  # type: ignore[attr-defined]
+    assert record.endpoint == "/v1/matches/<match_id>"  # type: ignore[attr-defined]
+
+
+def test_json_log_lines_carry_the_request_fields() -> None:
+    record = logging.LogRecord("king.request", logging.INFO, __file__, 1, "GET / 200", None, None)
+    record.duration_ms = 1.5
+    record.status = 200
+    entry = json.loads(JsonFormatter("game").format(record))
+    assert entry["service"] == "game"
+    assert entry["duration_ms"] == 1.5
+    assert entry["status"] == 200
+    assert entry["level"] == "info"
+    assert entry["message"] == "GET / 200"
+
+
+def test_domain_helpers_record_their_metrics() -> None:
+    level = f"lvl{uuid.uuid4().hex[:6]}"
+    king_metrics.observe_bot_decision(level, 0.2)
+    king_metrics.record_move("bot", 3)
+    king_metrics.record_clock_timeout("live")
+    king_metrics.record_rating_ingested("applied", 2.0)
+    text = king_metrics.metrics_response().get_data(as_text=True)
+    assert samples(text, "king_bot_decision_seconds_count") and any(
+        labels.get("level") == level
+        for labels, _ in samples(text, "king_bot_decision_seconds_count")
+    )
+    assert any(
+        v >= 3 for labels, v in samples(text, "king_moves_total") if labels["source"] == "bot"
+    )
+    assert samples(text, "king_clock_timeouts_total")
+    assert samples(text, "king_rating_ingestion_lag_seconds_count")
+
+
+@pytest.mark.integration
+def test_queue_lengths_and_active_matches_are_read_at_scrape_time(redis_url: str) -> None:
+    from redis import Redis
+    from rq import Queue
+    from rq.serializers import JSONSerializer
+
+    name = f"q{uuid.uuid4().hex[:10]}"
+    queue = Queue(name, connection=Redis.from_url(redis_url), serializer=JSONSerializer)
+    for number in range(3):
+        queue.enqueue("builtins.len", [number], job_id=f"{name}-{number}")
+    king_metrics.watch_queues(redis_url, [name])
+    mode = f"mode{uuid.uuid4().hex[:6]}"
+    king_metrics.track_active_matches(lambda: {mode: 7})
+    try:
+        text = king_metrics.metrics_response().get_data(as_text=True)
+        lengths = {labels["queue"]: v for labels, v in samples(text, "king_queue_length")}
+        assert lengths[name] == 3
+        active = {labels["mode"]: v for labels, v in samples(text, "king_active_matches")}
+        assert active[mode] == 7
+    finally:
+        queue.empty()
+
+
+def test_multiprocess_mode_adds_up_every_process(tmp_path: object) -> None:
+    """Under gunicorn each worker counts alone; /metrics must show the sum."""
+    script = textwrap.dedent(
+        """
+        import os, sys
+        import king_metrics
+        king_metrics.record_move("human", int(sys.argv[1]))
+        if sys.argv[1] == "5":
+            print(king_metrics.metrics_response().get_data(as_text=True))
+        """
+    )
+    env = {"PROMETHEUS_MULTIPROC_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    subprocess.run([sys.executable, "-c", script, "2"], env=env, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", script, "5"], env=env, check=True, capture_output=True, text=True
+    )
+    human = [
+        v for labels, v in samples(result.stdout, "king_moves_total") if labels["source"] == "human"
+    ]
+    assert human == [7]

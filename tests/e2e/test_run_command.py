@@ -1,0 +1,64 @@
+"""The run command starts every process that exists, serves, and stops all of them on Ctrl-C."""
+
+from __future__ import annotations
+
+import signal
+import urllib.request
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from e2e.helpers import RunCommand
+from king_devservers import free_port
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+def get(url: str) -> tuple[int, str]:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.status, response.read().decode()
+
+
+def test_run_command_serves_and_ctrl_c_stops_every_process(
+    redis_url: str, database_url: str, tmp_path: object
+) -> None:
+    rating_port, game_port = free_port(), free_port()
+    run = RunCommand(
+        {
+            "REDIS_URL": redis_url,
+            "DATABASE_URL": database_url,
+            "KING_DATA_DIR": str(tmp_path),
+            "KING_GAME_PORT": str(game_port),
+            "KING_RATING_PORT": str(rating_port),
+            "KING_BOT_WORKERS": "1",
+            "WEB_CONCURRENCY": "1",
+        }
+    )
+    try:
+        run.wait_for_line("Press Ctrl-C", timeout=120)
+        run.remember_descendants()
+        assert run.descendants, "the run command started no process"
+        output = run.output()
+        assert f"http://127.0.0.1:{rating_port}/docs" in output
+        assert "redis: " + redis_url in output
+        status, _ = get(f"http://127.0.0.1:{rating_port}/readyz")
+        assert status == 200
+        get(f"http://127.0.0.1:{rating_port}/healthz")
+        status, metrics = get(f"http://127.0.0.1:{rating_port}/metrics")
+        assert status == 200
+        counted = [
+            sample
+            for family in text_string_to_metric_families(metrics)
+            for sample in family.samples
+            if sample.name == "king_http_requests_total"
+            and sample.labels["endpoint"] == "/healthz"
+            and sample.labels["service"] == "rating"
+        ]
+        assert counted and counted[0].value >= 1
+
+        run.popen.send_signal(signal.SIGINT)
+        assert run.popen.wait(timeout=60) == 0, run.output()[-4000:]
+        assert "stopped cleanly" in run.output()
+        assert run.alive_descendants() == []
+    finally:
+        run.kill_everything()
