@@ -42,6 +42,11 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** Replace an element's children, skipping the null/false of conditional parts. */
+function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 function toast(message, kind = "error") {
   const box = document.getElementById("toast");
   box.textContent = message;
@@ -74,7 +79,7 @@ function formatClock(ms) {
 function renderNav() {
   const session = loadSession();
   const nav = document.getElementById("nav");
-  nav.replaceChildren(
+  const links = [
     h("a", { href: "#/" }, t("lobby")),
     h("a", { href: "#/weekly" }, t("weekly")),
     h("a", { href: "#/ladder" }, t("ladder")),
@@ -87,7 +92,8 @@ function renderNav() {
     session
       ? h("button", { type: "button", class: "link", onclick: () => (saveSession(null), route()) }, t("logout"))
       : null,
-  );
+  ];
+  fill(nav, links);
   document.title = t("title");
 }
 
@@ -202,19 +208,19 @@ function createForm() {
 async function lobbyPage() {
   const session = loadSession();
   if (!session) {
-    app.replaceChildren(h("h1", {}, t("title")), signInForm());
+    fill(app, h("h1", {}, t("title")), signInForm());
     return;
   }
   const list = h("div", { class: "tables", id: "tables" }, "…");
   const resume = lastMatch();
-  app.replaceChildren(
+  fill(app, 
     h("p", { class: "who" }, `${t("signed_in_as")} `, h("strong", {}, session.name || session.player_id)),
     resume ? h("p", {}, h("a", { href: `#/match/${resume}`, id: "resume" }, `▶ ${resume.slice(0, 8)}`)) : null,
     h("div", { class: "lobby" }, createForm(), h("section", { class: "panel" }, h("h2", {}, t("open_tables")), list)),
   );
   try {
     const tables = await api.openTables();
-    list.replaceChildren(
+    fill(list, 
       tables.length
         ? h(
             "ul",
@@ -240,7 +246,7 @@ async function lobbyPage() {
         : t("no_tables"),
     );
   } catch (error) {
-    list.replaceChildren(`${t("unavailable")}: ${errorText(error)}`);
+    fill(list, `${t("unavailable")}: ${errorText(error)}`);
   }
 }
 
@@ -267,7 +273,7 @@ function myOriginalHand(view) {
 function matchPage(matchId) {
   const state = { data: null, offset: 0, busy: false, closed: false, source: null, poll: null, tick: null };
   const root = h("div", { class: "table-page", id: "table" }, "…");
-  app.replaceChildren(root);
+  fill(app, root);
   setLastMatch(matchId);
 
   const refresh = async () => {
@@ -286,7 +292,7 @@ function matchPage(matchId) {
       render();
     } catch (error) {
       state.error = error;
-      if (!state.data) root.replaceChildren(h("p", { class: "error" }, errorText(error)));
+      if (!state.data) fill(root, h("p", { class: "error" }, errorText(error)));
     }
   };
   let pending = null;
@@ -338,13 +344,17 @@ function matchPage(matchId) {
     const parts = [
       h("div", { id: "conn", class: "banner", hidden: true }, t("connection_lost")),
       header(view, match),
-      h("div", { class: "board" }, trickArea(view, match, me), sidePanel(view, match, me)),
-      over ? null : controls(view, match, me),
+      h(
+        "div",
+        { class: "board" },
+        h("div", { class: "play" }, trickArea(view, match, me), over ? null : controls(view, match, me)),
+        sidePanel(view, match, me),
+      ),
       scoreSheet(view, match, me),
       over ? standings(view, match, me) : null,
       over ? verifyPanel() : null,
     ];
-    root.replaceChildren(...parts.filter(Boolean));
+    fill(root, parts);
     updateClocks();
     if (focusCard) root.querySelector(`[data-card="${focusCard}"]`)?.focus();
   }
@@ -544,7 +554,9 @@ function matchPage(matchId) {
       h(
         "ol",
         {},
-        order.map((s) => h("li", { class: s === me ? "me" : "" }, `${placeOf(s)}. ${seatName(match, s, me)} — ${totals[s]}`)),
+        order.map((s) =>
+          h("li", { class: s === me ? "me" : "", dataset: { place: placeOf(s) } }, `${placeOf(s)}. ${seatName(match, s, me)} — ${totals[s]}`),
+        ),
       ),
       h("a", { href: "#/" }, t("back_to_lobby")),
     );
@@ -555,15 +567,15 @@ function matchPage(matchId) {
     const run = async () => {
       const record = loadRecord(matchId);
       if (!record) {
-        out.replaceChildren(h("p", { class: "fail" }, t("verify_no_record")));
+        fill(out, h("p", { class: "fail" }, t("verify_no_record")));
         return;
       }
-      out.replaceChildren(h("p", {}, t("verifying")));
+      fill(out, h("p", {}, t("verifying")));
       try {
         const raw = await api.transcript(matchId);
         const transcript = raw.transcript || raw.fairness || raw;
         const result = await verifyTranscript(transcript, record);
-        out.replaceChildren(
+        fill(out, 
           result.ok
             ? h("p", { class: "pass", id: "verify-pass" }, `✔ ${t("verify_pass")}`)
             : h(
@@ -579,7 +591,7 @@ function matchPage(matchId) {
           ),
         );
       } catch (error) {
-        out.replaceChildren(h("p", { class: "fail" }, errorText(error)));
+        fill(out, h("p", { class: "fail" }, errorText(error)));
       }
     };
     return h(
@@ -643,10 +655,10 @@ function boardTable(items, columns) {
 const playerLink = (item) => h("a", { href: `#/profile/${encodeURIComponent(item.player_id)}` }, item.name || item.player_id);
 
 async function weeklyPage() {
-  app.replaceChildren(h("h1", {}, t("weekly")), h("p", {}, "…"));
+  fill(app, h("h1", {}, t("weekly")), h("p", {}, "…"));
   try {
     const [board, reset] = await Promise.all([api.weeklyBoard(), api.weeklyReset().catch(() => null)]);
-    app.replaceChildren(
+    fill(app, 
       h("h1", {}, `${t("weekly")} ${board.week}`),
       reset ? h("p", {}, `${t("week_resets")}: ${new Date(reset.resets_at).toLocaleString(lang())}`) : null,
       boardTable(board.items || [], [
@@ -657,15 +669,15 @@ async function weeklyPage() {
       ]),
     );
   } catch (error) {
-    app.replaceChildren(h("h1", {}, t("weekly")), h("p", { class: "error" }, `${t("unavailable")}: ${errorText(error)}`));
+    fill(app, h("h1", {}, t("weekly")), h("p", { class: "error" }, `${t("unavailable")}: ${errorText(error)}`));
   }
 }
 
 async function ladderPage() {
-  app.replaceChildren(h("h1", {}, t("ladder")), h("p", {}, "…"));
+  fill(app, h("h1", {}, t("ladder")), h("p", {}, "…"));
   try {
     const page = await api.ladder();
-    app.replaceChildren(
+    fill(app, 
       h("h1", {}, t("ladder")),
       boardTable(page.items || [], [
         [t("rank"), (i) => i.rank],
@@ -675,23 +687,23 @@ async function ladderPage() {
       ]),
     );
   } catch (error) {
-    app.replaceChildren(h("h1", {}, t("ladder")), h("p", { class: "error" }, `${t("unavailable")}: ${errorText(error)}`));
+    fill(app, h("h1", {}, t("ladder")), h("p", { class: "error" }, `${t("unavailable")}: ${errorText(error)}`));
   }
 }
 
 async function profilePage(playerId) {
-  app.replaceChildren(h("h1", {}, t("profile")), h("p", {}, "…"));
+  fill(app, h("h1", {}, t("profile")), h("p", {}, "…"));
   try {
     const [player, history] = await Promise.all([api.playerRating(playerId), api.ratingHistory(playerId)]);
     const items = history.items || [];
-    app.replaceChildren(
+    fill(app, 
       h("h1", {}, player.name || playerId),
       h("p", {}, `${t("rating")}: `, h("strong", { id: "rating" }, player.display), ` · ${t("matches")}: ${player.rated_matches}`),
       h("h2", {}, t("rating_history")),
       items.length ? ratingChart(items) : h("p", {}, t("no_history")),
     );
   } catch (error) {
-    app.replaceChildren(h("h1", {}, t("profile")), h("p", { class: "error" }, `${t("unavailable")}: ${errorText(error)}`));
+    fill(app, h("h1", {}, t("profile")), h("p", { class: "error" }, `${t("unavailable")}: ${errorText(error)}`));
   }
 }
 
