@@ -197,3 +197,27 @@ def test_jobs_are_stored_as_json_never_pickle(
     assert raw is not None
     decoded = zlib.decompress(raw)
     assert decoded.startswith(b"[") or decoded.startswith(b"{")
+
+
+def test_the_replay_command_lists_and_requeues_failed_jobs(
+    store: Store,
+    schema_url: str,
+    queue: Queue,
+    redis_url: str,
+    make_match: MakeMatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    good = make_match(PLAYERS, ended_at=MIDWEEK)
+    job = jobs.enqueue_finished_match(queue, good, retry_intervals=())
+    # Simulate a job that failed while the database was away: move it to the failed registry.
+    FailedJobRegistry(queue=queue).add(job, ttl=3600, exc_string="PoolTimeout: down")
+    queue.remove(job.id)
+    args = ["--queue", queue.name, "--redis-url", redis_url]
+    assert replay.main(["--list", *args]) == 0
+    assert job.id in capsys.readouterr().out
+    assert replay.main(["--all", *args]) == 0
+    assert "replayed 1 job(s)" in capsys.readouterr().out
+    run_worker(queue)
+    assert applied(schema_url) == (1, 4, 4)
+    with pytest.raises(SystemExit):
+        replay.main(args)  # neither ids nor --all

@@ -57,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
                 job = Job.fetch(job_id, connection=connection, serializer=JSONSerializer)
             except NoSuchJobError:
                 continue
-            reason = (job.exc_info or "").strip().splitlines()
+            result = job.latest_result()
+            reason = ((result.exc_string if result else None) or "").strip().splitlines()
             print(f"{job_id}\t{reason[-1] if reason else ''}")
         return 0
     if not args.all and not args.job_ids:
