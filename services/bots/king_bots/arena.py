@@ -8,8 +8,8 @@ baseline bots, then four more times with the candidate in seat 0, 1, 2 and 3 aga
 cards and the same random streams (each seat's decisions are seeded by the deal, the seat and
 the move number). A deal's score is the candidate's points minus the baseline's points in the
 same seat, averaged over the four seats; the report gives the mean over deals with a 95 %
-confidence interval (normal approximation), per contract and averaged over the contracts. Koz
-is played with a trump suit drawn from the deal's seed.
+confidence interval (normal approximation), per contract and averaged over the contracts. Seat
+0 declares and leads; in Koz its longest suit is trump.
 
 **Full matches.** 20-hand matches with contract choice, the candidate in each seat in turn
 against three baselines: mean final score, first-place rate (ties for first count as first) and
@@ -32,7 +32,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from king_engine import CONTRACTS, ChooseContract, MatchState, new_match, placements, view_for
+from king_engine.cards import SUIT_MASK
 from king_engine.contracts import TRUMP
+from king_engine.deal import deal_hand
 from king_engine.match import PHASE_OVER
 
 from .policies import Policy
@@ -122,9 +124,17 @@ def play_match(
     return list(state.totals)
 
 
-def _option_for(contract: int, seed: int, deal: int) -> ChooseContract:
+def _option_for(contract: int, key: bytes) -> ChooseContract:
+    """The fixed contract of a duplicate deal. Koz takes the declarer's longest suit as trump
+    (ties: the one with more high cards), as a declarer choosing Koz would."""
     if contract == TRUMP:
-        return ChooseContract(TRUMP, _seed("trump", seed, deal) % 4)
+        hand = deal_hand(key, 0)[0]
+
+        def strength(suit: int) -> tuple[int, int]:
+            cards_of_suit = hand & SUIT_MASK[suit]
+            return cards_of_suit.bit_count(), cards_of_suit >> (13 * suit)
+
+        return ChooseContract(TRUMP, max(range(4), key=strength))
     return ChooseContract(contract)
 
 
@@ -150,7 +160,7 @@ def run_task(task: Task) -> tuple[Task, list[float], Timing]:
     stream = (task.kind, task.seed, task.index, task.contract)
     if task.kind == "hand":
         key = _key("arena-deal", task.seed, task.index)
-        option = _option_for(task.contract, task.seed, task.index)
+        option = _option_for(task.contract, key)
         reference = play_hand(task.ruleset, key, option, [base] * 4, stream)
         diffs = []
         for seat in range(4):

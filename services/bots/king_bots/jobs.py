@@ -1,0 +1,98 @@
+"""RQ glue of the bots: the job that plays one bot turn.
+
+``play_turn(match_id, seat, version, level)`` is enqueued by the match layer (queue ``bots``,
+JSON keyword arguments, job id ``bot-<match>-<version>``) whenever a seat played by our bots is
+to move. The job re-reads the seat's view through ``king_match`` (it sees exactly what that
+seat may see), asks ``king_bots.policies.decide`` for a move and submits it through the same
+checked writer path as a human's move, naming the version it decided on. If the match moved
+on meanwhile (a duplicate job, a late job after the clock sweeper moved for the bot) the job
+does nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from typing import Any
+
+from king_match import JobSpec, MatchError, MatchSettings, MatchStore
+from redis import Redis
+from rq import Queue, Retry
+from rq.serializers import JSONSerializer
+
+from king_bots.policies import decide
+
+log = logging.getLogger(__name__)
+
+_store: MatchStore | None = None
+_lock = threading.Lock()
+
+
+class RQEnqueuer:
+    """Next bot turns and finished-match messages go to their RQ queues (JSON serializer)."""
+
+    def __init__(self, connection: Redis) -> None:
+        self.connection = connection
+
+    def enqueue(self, job: JobSpec) -> None:
+        retry = (
+            Retry(max=len(job.retry_intervals), interval=list(job.retry_intervals))
+            if job.retry_intervals
+            else None
+        )
+        Queue(job.queue, connection=self.connection, serializer=JSONSerializer).enqueue_call(
+            func=job.function,
+            args=job.args,
+            kwargs=job.kwargs,
+            job_id=job.job_id,
+            ttl=job.ttl,
+            result_ttl=job.result_ttl,
+            failure_ttl=job.failure_ttl,
+            retry=retry,
+            description=job.description or None,
+        )
+
+
+def get_store() -> MatchStore:
+    """The process-wide match store, built from the environment on first use."""
+    global _store
+    with _lock:
+        if _store is None:
+            settings = MatchSettings.from_env()
+            redis = Redis.from_url(settings.redis_url)
+            _store = MatchStore(redis, settings, RQEnqueuer(redis))
+        return _store
+
+
+def set_store(store: MatchStore | None) -> None:
+    """Use ``store`` for the jobs of this process (tests, the worker command)."""
+    global _store
+    with _lock:
+        _store = store
+
+
+def bot_seed(match_id: str, version: int, seat: int) -> int:
+    """The policy's seed: fixed by the turn, so a repeated job decides the same move."""
+    digest = hashlib.sha256(f"{match_id}:{version}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, Any]:
+    """The job: play the bot's move at ``version``; a stale turn is dropped."""
+    store = get_store()
+    try:
+        record, view = store.seat_view(match_id, seat)
+    except MatchError as exc:
+        return {"status": "dropped", "reason": exc.code}
+    if record.version != version or record.ended or not view.my_turn:
+        return {"status": "stale", "version": record.version}
+    if not record.seat(seat).automated:
+        return {"status": "dropped", "reason": "not_bot_seat"}
+    move = decide(view, level, bot_seed(match_id, version, seat))
+    try:
+        result = store.play(match_id, None, move, seat=seat, expected_version=version)
+    except MatchError as exc:
+        # stale_version: a human, the sweeper or a duplicate job got there first.
+        return {"status": "stale" if exc.code == "stale_version" else "dropped", "reason": exc.code}
+    return {"status": "played", "move": str(move), "version": result.version}
