@@ -66,7 +66,7 @@ def test_a_bad_client_seed_is_refused_without_a_change(make_store):
 
 
 def test_moves_apply_once_and_stale_versions_get_the_current_one(make_store):
-    store, queue, _ = make_store()
+    store, _, _ = make_store()
     match_id = live_table(store)
     seats = players_by_seat(store, match_id)
     record, state = store.load(match_id)
@@ -106,7 +106,7 @@ def test_an_idempotent_retry_gets_the_first_answer(make_store):
     store, _, _ = make_store()
     match_id = live_table(store)
     seats = players_by_seat(store, match_id)
-    record, state = store.load(match_id)
+    _record, state = store.load(match_id)
     move = fallback_move(state, 0, "x")
     first = store.play(match_id, seats[0], move, idempotency_key="k1")
     again = store.play(match_id, seats[0], move, idempotency_key="k1")
@@ -135,7 +135,7 @@ def test_events_carry_sequence_numbers_and_no_cards_of_any_hand(make_store):
     events = store.events(match_id)
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     text = repr(events)
-    record, state = store.load(match_id)
+    record, _state = store.load(match_id)
     assert record.server_seed not in text
     assert "my_cards" not in text and "hand_cards" not in text
 
@@ -144,7 +144,7 @@ def test_live_timeout_forfeits_and_a_bot_takes_over(make_store):
     store, queue, clock = make_store(live_move_ms=1000, live_reserve_ms=2000)
     match_id = live_table(store)
     clock.now += 3.5
-    record, state = store.load(match_id)
+    record, _state = store.load(match_id)
     assert record.forfeits == [0]
     assert record.seat(0).taken_over and record.reserves[0] == 0
     assert queue.jobs[-1].kwargs == {
@@ -196,7 +196,7 @@ def test_finished_message_waits_when_the_queue_is_down(make_store):
 
 
 def test_a_full_match_played_through_the_writer_ends_with_a_transcript(make_store):
-    store, queue, _ = make_store()
+    store, _, _ = make_store()
     match_id = live_table(store)
     seats = players_by_seat(store, match_id)
     n = 0

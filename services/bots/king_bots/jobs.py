@@ -16,12 +16,12 @@ import logging
 import threading
 from typing import Any
 
-from king_match import JobSpec, MatchError, MatchSettings, MatchStore
 from redis import Redis
 from rq import Queue, Retry
 from rq.serializers import JSONSerializer
 
 from king_bots.policies import decide
+from king_match import JobSpec, MatchError, MatchSettings, MatchStore
 
 log = logging.getLogger(__name__)
 

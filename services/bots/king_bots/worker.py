@@ -12,14 +12,14 @@ import argparse
 import logging
 import sys
 
-import king_engine  # noqa: F401  (preloaded: jobs start warm)
-from king_match import BOTS_QUEUE, MatchSettings
 from redis import Redis
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
-import king_bots.jobs  # noqa: F401  (preloaded with the policies)
+import king_bots.jobs
 import king_bots.policies  # noqa: F401
+import king_engine  # noqa: F401  (preloaded: jobs start warm)
+from king_match import BOTS_QUEUE, MatchSettings
 
 
 def build_worker(

@@ -1,0 +1,135 @@
+"""The app factory: ``create_app()`` builds the game service's Flask app.
+
+Serve it with gunicorn (``deploy/gunicorn_game.py``: gevent workers, so long-polls and
+streams cost a greenlet each, not a thread). The OpenAPI document is at ``/openapi.json``,
+interactive docs at ``/docs``. Run ``python -m king_game.migrate`` before the first start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from flask import Flask, Response
+from psycopg_pool import ConnectionPool, PoolTimeout
+from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from king_engine import KingError
+from king_game.accounts import AccountError, Accounts
+from king_game.config import Settings
+from king_game.context import GameContext
+from king_game.limits import limiter
+from king_game.problems import STATUS_BY_CODE, ProblemApi, problem_response
+from king_game.queues import RQEnqueuer
+from king_game.resources.accounts.resources import blp as accounts_blp
+from king_game.resources.health.resources import blp as health_blp
+from king_game.resources.matches.resources import blp as matches_blp
+from king_game.resources.rules.resources import blp as rules_blp
+from king_game.resources.tables.resources import blp as tables_blp
+from king_match import MatchError, MatchStore, Sweeper
+
+_FIELD_CODES = {"bad_seed", "bad_table"}
+_ENGINE_INPUT = {"bad_move", "bad_card", "bad_suit", "unknown_contract"}
+
+
+def create_app(
+    settings: Settings | None = None, *, clock: Callable[[], float] | None = None
+) -> Flask:
+    settings = settings or Settings.from_env()
+    app = Flask("king_game")
+    app.config.update(
+        API_TITLE="King (Rıfkı) game service",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        RATELIMIT_STORAGE_URI=settings.redis_url,
+        RATELIMIT_ENABLED=settings.rate_limits_enabled,
+        RATELIMIT_SWALLOW_ERRORS=True,
+        API_SPEC_OPTIONS={
+            "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+            "security": [{"bearer": []}],
+            "info": {
+                "description": "Play King (Rıfkı): accounts, tables, moves, events, clocks "
+                "and the KINGDEAL-v1 fair deal. Every error is application/problem+json "
+                "with a stable `code`; see docs/game-api.md."
+            },
+        },
+    )
+    redis = Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=5)
+    blocking = Redis.from_url(
+        settings.redis_url,
+        socket_connect_timeout=2,
+        socket_timeout=settings.longpoll_max_s + 10,
+        max_connections=10_000,
+    )
+    store_kwargs: dict[str, Any] = {"blocking_redis": blocking}
+    if clock is not None:
+        store_kwargs["clock"] = clock
+    store = MatchStore(redis, settings.match, RQEnqueuer(redis), **store_kwargs)
+    pool = ConnectionPool(
+        settings.database_url,
+        min_size=1,
+        max_size=settings.db_pool_max,
+        open=False,
+        kwargs={"autocommit": True},
+    )
+    pool.open(wait=False)
+    accounts = Accounts(pool, redis, settings.match.key_prefix, settings.token_cache_s)
+    app.extensions["king_game"] = GameContext(settings, store, accounts, redis)
+
+    limiter.init_app(app)
+    api = ProblemApi(app)
+    for blueprint in (accounts_blp, tables_blp, matches_blp, rules_blp, health_blp):
+        api.register_blueprint(blueprint)
+    _register_errors(app)
+    if settings.embedded_sweeper:
+        sweeper = Sweeper(store)
+        sweeper.start_thread()
+        app.extensions["king_game_sweeper"] = sweeper
+    return app
+
+
+def _register_errors(app: Flask) -> None:
+    @app.errorhandler(MatchError)
+    def _match_error(error: MatchError) -> Response:
+        details = {k: v for k, v in error.details.items() if k not in ("field", "replayed")}
+        errors = None
+        if error.code in _FIELD_CODES:
+            errors = {error.details.get("field", "body"): [error.message]}
+        status = STATUS_BY_CODE.get(error.code, 409)
+        if error.code == "match_not_found":
+            return problem_response(404, "not_found", error.message)
+        return problem_response(status, error.code, error.message, errors, details)
+
+    @app.errorhandler(KingError)
+    def _engine_error(error: KingError) -> Response:
+        status = STATUS_BY_CODE.get(error.code, 422)
+        errors = None
+        if error.code in _ENGINE_INPUT:
+            errors = {"move": [error.message]}
+        return problem_response(status, error.code, error.message, errors, dict(error.details))
+
+    @app.errorhandler(AccountError)
+    def _account_error(error: AccountError) -> Response:
+        status = STATUS_BY_CODE.get(error.code, 400)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return problem_response(status, error.code, error.message, headers=headers)
+
+    @app.errorhandler(PoolTimeout)
+    @app.errorhandler(psycopg.OperationalError)
+    @app.errorhandler(RedisConnectionError)
+    @app.errorhandler(RedisTimeoutError)
+    def _down(error: Exception) -> Response:
+        return problem_response(
+            503,
+            "service_unavailable",
+            "a backing service is unavailable; try again shortly",
+            headers={"Retry-After": "1"},
+        )

@@ -1,0 +1,56 @@
+"""Settings from the environment, with defaults that work on a developer's machine."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from king_match import MatchSettings
+
+DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/king_game"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    database_url: str = DEFAULT_DATABASE_URL
+    match: MatchSettings = field(default_factory=MatchSettings)
+    #: Largest request body accepted (bytes); a move is under 200.
+    max_body_bytes: int = 16 * 1024
+    #: Flask-Limiter limits. Moves are generous: a fast client must never lose on time.
+    rate_default: str = "600/minute"
+    rate_moves: str = "1200/minute"
+    rate_per_address: str = "6000/minute"
+    rate_signup: str = "30/hour"
+    rate_login: str = "60/minute"
+    rate_limits_enabled: bool = True
+    longpoll_max_s: float = 25.0
+    stream_heartbeat_s: float = 15.0
+    stream_max_s: float = 600.0
+    token_cache_s: int = 300
+    embedded_sweeper: bool = False
+    db_pool_max: int = 10
+
+    @property
+    def redis_url(self) -> str:
+        return self.match.redis_url
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        env = os.environ
+        return cls(
+            database_url=env.get("DATABASE_URL", DEFAULT_DATABASE_URL),
+            match=MatchSettings.from_env(),
+            max_body_bytes=int(env.get("GAME_MAX_BODY_BYTES", str(16 * 1024))),
+            rate_default=env.get("GAME_RATE_DEFAULT", "600/minute"),
+            rate_moves=env.get("GAME_RATE_MOVES", "1200/minute"),
+            rate_per_address=env.get("GAME_RATE_PER_ADDRESS", "6000/minute"),
+            rate_signup=env.get("GAME_RATE_SIGNUP", "30/hour"),
+            rate_login=env.get("GAME_RATE_LOGIN", "60/minute"),
+            rate_limits_enabled=env.get("GAME_RATE_LIMITS", "on") != "off",
+            longpoll_max_s=float(env.get("GAME_LONGPOLL_MAX_S", "25")),
+            stream_heartbeat_s=float(env.get("GAME_STREAM_HEARTBEAT_S", "15")),
+            stream_max_s=float(env.get("GAME_STREAM_MAX_S", "600")),
+            token_cache_s=int(env.get("GAME_TOKEN_CACHE_S", "300")),
+            embedded_sweeper=env.get("GAME_EMBEDDED_SWEEPER", "off") == "on",
+            db_pool_max=int(env.get("GAME_DB_POOL_MAX", "10")),
+        )

@@ -1,0 +1,62 @@
+"""Per-app objects the views share, and the request's caller."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app, g, request
+from redis import Redis
+
+from king_game.accounts import Account, Accounts
+from king_game.config import Settings
+from king_game.problems import Problem
+from king_match import MatchStore, Player
+
+
+@dataclass(slots=True)
+class GameContext:
+    settings: Settings
+    store: MatchStore
+    accounts: Accounts
+    redis: Redis
+
+
+def game() -> GameContext:
+    context: GameContext = current_app.extensions["king_game"]
+    return context
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def current_account() -> Account:
+    """The caller's account; 401 ``unauthenticated`` without a valid, unrevoked token."""
+    account: Account | None = g.get("account")
+    if account is not None:
+        return account
+    token = bearer_token()
+    if token is None:
+        raise Problem(
+            "unauthenticated",
+            "a bearer token is required (Authorization: Bearer <token>)",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    account = game().accounts.authenticate(token)
+    if account is None:
+        raise Problem(
+            "unauthenticated",
+            "the token is unknown or revoked",
+            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+        )
+    g.account = account
+    return account
+
+
+def current_player() -> Player:
+    account = current_account()
+    return Player(account.id, account.name, account.is_bot)

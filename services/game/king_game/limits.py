@@ -1,0 +1,61 @@
+"""Rate limits (Flask-Limiter, counters in Redis so every copy of the service shares them).
+
+Each caller is counted by token (the hash of it, never the token) or, without one, by address;
+every address also has an overall ceiling. Moves get their own, generous limit: a fast client
+must never lose on time because of a limiter. A breach answers 429 problem+json with
+``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import current_app, request
+from flask_limiter import ApplicationLimit, Limiter
+from flask_limiter.util import get_remote_address
+
+
+def caller_key() -> str:
+    header = request.headers.get("Authorization", "")
+    if header.lower().startswith("bearer "):
+        return "tok:" + hashlib.sha256(header[7:].strip().encode()).hexdigest()[:32]
+    return "addr:" + get_remote_address()
+
+
+def address_key() -> str:
+    return "addr:" + get_remote_address()
+
+
+def _setting(name: str) -> str:
+    value: str = getattr(current_app.extensions["king_game"].settings, name)
+    return value
+
+
+def default_limit() -> str:
+    return _setting("rate_default")
+
+
+def move_limit() -> str:
+    return _setting("rate_moves")
+
+
+def address_limit() -> str:
+    return _setting("rate_per_address")
+
+
+def signup_limit() -> str:
+    return _setting("rate_signup")
+
+
+def login_limit() -> str:
+    return _setting("rate_login")
+
+
+limiter = Limiter(
+    key_func=caller_key,
+    default_limits=[default_limit],
+    application_limits=[ApplicationLimit(address_limit, key_function=address_key)],
+    headers_enabled=True,
+    strategy="fixed-window",
+    key_prefix="king-game",
+)

@@ -1,0 +1,79 @@
+"""Accounts and tokens: sign up (or play as a guest), log in, revoke a token, read "me"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from king_game.accounts import Account
+from king_game.context import bearer_token, current_account, game
+from king_game.limits import address_key, limiter, login_limit, signup_limit
+from king_game.resources.accounts.schemas import (
+    AccountCreateSchema,
+    AccountSchema,
+    LoginSchema,
+    TokenSchema,
+)
+
+blp = Blueprint("accounts", __name__, url_prefix="/v1", description="Accounts and bearer tokens")
+
+
+def _account(account: Account) -> dict[str, Any]:
+    return {
+        "id": account.id,
+        "name": account.name,
+        "is_guest": account.is_guest,
+        "is_bot": account.is_bot,
+    }
+
+
+@blp.route("/accounts")
+class AccountsView(MethodView):
+    decorators = [limiter.limit(signup_limit, key_func=address_key)]
+
+    @blp.arguments(AccountCreateSchema)
+    @blp.response(201, TokenSchema)
+    @blp.alt_response(409, description="name_taken")
+    @blp.alt_response(422, description="validation_failed")
+    @blp.alt_response(429, description="rate_limited")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create an account (name + password) or a guest (name only); returns a token."""
+        account, token = game().accounts.create(body["name"], body["password"], body["is_bot"])
+        return {"token": token, "account": _account(account)}
+
+
+@blp.route("/tokens")
+class TokensView(MethodView):
+    decorators = [limiter.limit(login_limit, key_func=address_key)]
+
+    @blp.arguments(LoginSchema)
+    @blp.response(201, TokenSchema)
+    @blp.alt_response(401, description="invalid_credentials")
+    @blp.alt_response(422, description="validation_failed")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Log in: a new bearer token for a registered account."""
+        account, token = game().accounts.login(body["name"], body["password"])
+        return {"token": token, "account": _account(account)}
+
+
+@blp.route("/tokens/current")
+class CurrentTokenView(MethodView):
+    @blp.response(204)
+    @blp.alt_response(401, description="unauthenticated")
+    def delete(self) -> None:
+        """Revoke the token this request carries; it stops working at once."""
+        current_account()
+        token = bearer_token()
+        assert token is not None
+        game().accounts.revoke(token)
+
+
+@blp.route("/me")
+class MeView(MethodView):
+    @blp.response(200, AccountSchema)
+    @blp.alt_response(401, description="unauthenticated")
+    def get(self) -> dict[str, Any]:
+        """The caller's account."""
+        return _account(current_account())

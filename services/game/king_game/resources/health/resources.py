@@ -1,0 +1,46 @@
+"""``/healthz`` (the process answers) and ``/readyz`` (Redis and Postgres answer)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, json
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from king_game.context import game
+from king_game.resources.health.schemas import HealthSchema
+
+blp = Blueprint("health", __name__, description="Health and readiness")
+
+
+@blp.route("/healthz")
+class HealthView(MethodView):
+    @blp.response(200, HealthSchema)
+    def get(self) -> dict[str, Any]:
+        """The process is up."""
+        return {"status": "ok", "checks": {}}
+
+
+@blp.route("/readyz")
+class ReadyView(MethodView):
+    @blp.response(200, HealthSchema)
+    @blp.alt_response(503, schema=HealthSchema, description="a dependency is down")
+    def get(self) -> Any:
+        """Redis and Postgres are reachable."""
+        context = game()
+        checks: dict[str, str] = {}
+        try:
+            context.redis.ping()
+            checks["redis"] = "ok"
+        except Exception as exc:
+            checks["redis"] = f"down: {type(exc).__name__}"
+        try:
+            with context.accounts.pool.connection(timeout=2) as conn:
+                conn.execute("SELECT 1 FROM game.players LIMIT 1")
+            checks["postgres"] = "ok"
+        except Exception as exc:
+            checks["postgres"] = f"down: {type(exc).__name__}"
+        ok = all(value == "ok" for value in checks.values())
+        body = {"status": "ok" if ok else "unavailable", "checks": checks}
+        return Response(json.dumps(body), status=200 if ok else 503, mimetype="application/json")

@@ -1,0 +1,8 @@
+from __future__ import annotations
+
+import marshmallow as ma
+
+
+class HealthSchema(ma.Schema):
+    status = ma.fields.String(metadata={"example": "ok"})
+    checks = ma.fields.Dict()

@@ -1,0 +1,266 @@
+"""Play: read your seat's view, move, resign, follow the events, verify the deal."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
+from king_game import render
+from king_game.context import current_account, current_player, game
+from king_game.limits import limiter, move_limit
+from king_game.problems import Problem
+from king_game.resources.matches.schemas import (
+    EventsQuerySchema,
+    EventsSchema,
+    MatchSchema,
+    MoveResultSchema,
+    MoveSchema,
+    MyMatchesSchema,
+    ResignSchema,
+    StreamQuerySchema,
+    TranscriptSchema,
+)
+from king_match import MatchRecord
+
+blp = Blueprint("matches", __name__, url_prefix="/v1", description="Playing a match")
+
+MOVE_ERRORS = (
+    "not_your_turn, wrong_phase, match_over, stale_version, seat_forfeited (409); "
+    "illegal_card (details.rule), card_not_in_hand, contract_unavailable (details.allowed), "
+    "bad_move, bad_card, unknown_contract, trump_required, trump_not_allowed, "
+    "idempotency_key_reused (422)"
+)
+
+
+def _my_seat(record: MatchRecord, player_id: str) -> int:
+    seat = record.seat_of(player_id)
+    if seat is None:
+        raise Problem("not_seated", "you do not sit at this match: only its players may read it")
+    return seat
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 128 or not key.isprintable():
+        raise Problem(
+            "validation_failed",
+            "Idempotency-Key must be 1-128 printable characters",
+            errors={"Idempotency-Key": ["must be 1-128 printable characters"]},
+        )
+    return key
+
+
+def _move_of(body: dict[str, Any]) -> Move:
+    if body["move"] is not None:
+        return parse_move(body["move"])
+    if body["card"] is not None:
+        return PlayCard(parse_card(body["card"]))
+    return contract_move(body["contract"], body["trump"])
+
+
+@blp.route("/matches/<match_id>")
+class MatchView(MethodView):
+    @blp.response(200, MatchSchema)
+    @blp.alt_response(304, description="Not modified (If-None-Match matched the ETag)")
+    @blp.alt_response(401, description="unauthenticated")
+    @blp.alt_response(403, description="not_seated")
+    @blp.alt_response(404, description="not_found")
+    def get(self, match_id: str) -> Any:
+        """The match as your seat sees it: your cards, the table, scores, whose turn, your
+        legal cards or allowed contracts, and the clocks with the server's time.
+
+        Send the ``ETag`` back as ``If-None-Match``: an unchanged match answers 304.
+        """
+        account = current_account()
+        context = game()
+        record, state = context.store.load(match_id)
+        seat = _my_seat(record, account.id)
+        etag = f'"{record.match_id}-{record.version}-{seat}"'
+        if etag in request.headers.get("If-None-Match", ""):
+            return Response(status=304, headers={"ETag": etag})
+        body = render.match(
+            record, state, seat, context.settings.match.clocks, context.store.now_ms()
+        )
+        return body, 200, {"ETag": etag, "Cache-Control": "private, no-cache"}
+
+
+@blp.route("/matches/<match_id>/moves")
+class MovesView(MethodView):
+    decorators = [limiter.limit(move_limit, override_defaults=True)]
+
+    @blp.arguments(MoveSchema)
+    @blp.response(200, MoveResultSchema)
+    @blp.alt_response(401, description="unauthenticated")
+    @blp.alt_response(403, description="not_seated")
+    @blp.alt_response(404, description="not_found")
+    @blp.alt_response(409, description=MOVE_ERRORS)
+    @blp.alt_response(422, description="validation_failed, illegal_card, contract_unavailable")
+    @blp.alt_response(429, description="rate_limited")
+    def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
+        """Choose a contract (with trump for Koz) or play a card.
+
+        Send the ``version`` you saw (another version answers 409 ``stale_version`` with the
+        current one) and an ``Idempotency-Key`` header: a retried request with the same key
+        gets the first answer and never applies twice. The answer lists the public events the
+        move caused; read the match again (or follow the events) for your new view.
+        """
+        key = _idempotency_key()
+        move = _move_of(body)
+        result = game().store.play(
+            match_id,
+            current_player(),
+            move,
+            expected_version=body["version"],
+            idempotency_key=key,
+        )
+        return result.to_dict()
+
+
+@blp.route("/matches/<match_id>/resign")
+class ResignView(MethodView):
+    @blp.arguments(ResignSchema)
+    @blp.response(200, MoveResultSchema)
+    @blp.alt_response(401, description="unauthenticated")
+    @blp.alt_response(403, description="not_seated")
+    @blp.alt_response(409, description="match_over, stale_version, seat_forfeited")
+    def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
+        """Resign. Live: you are ranked last and a bot finishes your seat. Against the
+        computer: the match ends (aborted)."""
+        result = game().store.resign(
+            match_id,
+            current_player(),
+            expected_version=body["version"],
+            idempotency_key=_idempotency_key(),
+        )
+        return result.to_dict()
+
+
+@blp.route("/matches/<match_id>/events")
+class EventsView(MethodView):
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventsSchema)
+    @blp.alt_response(401, description="unauthenticated")
+    @blp.alt_response(404, description="not_found")
+    def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
+        """Long-poll: the public events after ``after``, waiting up to ``wait`` seconds (at
+        most 25) for the first one. Events never carry a seat's cards."""
+        current_account()
+        context = game()
+        record, _ = context.store.load(match_id)
+        after = query["after"]
+        wait_ms = int(min(query["wait"], context.settings.longpoll_max_s) * 1000)
+        if record.ended and after >= record.seq:
+            wait_ms = 0
+        events = context.store.events(record.match_id, after, block_ms=wait_ms)
+        return _page(events, after)
+
+
+def _page(events: list[dict[str, Any]], after: int) -> dict[str, Any]:
+    return {
+        "events": events,
+        "last_seq": events[-1]["seq"] if events else after,
+        "reset": bool(events) and events[0]["seq"] > after + 1,
+        "finished": any(e["type"] == "match_finished" for e in events),
+    }
+
+
+@blp.route("/matches/<match_id>/stream")
+class StreamView(MethodView):
+    @blp.arguments(StreamQuerySchema, location="query")
+    @blp.response(200, EventsSchema, content_type="application/x-ndjson")
+    @blp.alt_response(401, description="unauthenticated")
+    @blp.alt_response(404, description="not_found")
+    def get(self, query: dict[str, Any], match_id: str) -> Response:
+        """Stream the events as NDJSON, one JSON object a line, from ``after`` on.
+
+        A ``heartbeat`` line comes when nothing happened for a while; the stream ends after
+        the ``match_finished`` event. To resume, reconnect with ``after`` = the last ``seq``
+        you read. A ``reset`` line means older events were trimmed: re-read the match view.
+        """
+        current_account()
+        context = game()
+        record, _ = context.store.load(match_id)
+        store, settings = context.store, context.settings
+
+        def lines() -> Iterator[str]:
+            after = query["after"]
+            started = time.monotonic()
+            first = True
+            while time.monotonic() - started < settings.stream_max_s:
+                events = store.events(
+                    record.match_id, after, block_ms=int(settings.stream_heartbeat_s * 1000)
+                )
+                if first and events and events[0]["seq"] > after + 1:
+                    yield json.dumps({"type": "reset", "first_seq": events[0]["seq"]}) + "\n"
+                first = False
+                if not events:
+                    yield json.dumps({"type": "heartbeat", "server_time_ms": store.now_ms()}) + "\n"
+                    current, _ = store.load(record.match_id)  # applies a due timeout
+                    if current.ended and after >= current.seq:
+                        return
+                    continue
+                for event in events:
+                    yield json.dumps(event) + "\n"
+                    after = event["seq"]
+                    if event["type"] == "match_finished":
+                        return
+
+        return Response(
+            lines(),
+            mimetype="application/x-ndjson",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+
+@blp.route("/matches/<match_id>/fairness")
+class FairnessView(MethodView):
+    @blp.response(200, TranscriptSchema)
+    @blp.alt_response(404, description="not_found")
+    @blp.alt_response(409, description="match_not_over: seeds are revealed at the end")
+    def get(self, match_id: str) -> dict[str, Any]:
+        """The KINGDEAL-v1 transcript of an ended (finished or aborted) match: the server
+        seed, every client seed, and every hand's contract and plays in order. Public."""
+        return game().store.transcript(match_id)
+
+
+@blp.route("/me/matches")
+class MyMatchesView(MethodView):
+    @blp.response(200, MyMatchesSchema)
+    @blp.alt_response(401, description="unauthenticated")
+    def get(self) -> dict[str, Any]:
+        """Your active matches (where it is your turn first, then the nearest deadline) and
+        your recent ones: the entry point of a client that reconnects."""
+        account = current_account()
+        context = game()
+        active, recent = context.store.player_matches(account.id)
+        rows = []
+        for record in active:
+            _, state = context.store.load(record.match_id)
+            seat = record.seat_of(account.id)
+            mine = (
+                record.status == "active"
+                and state is not None
+                and seat is not None
+                and state.current_player == seat
+            )
+            rows.append((record, seat, mine))
+        rows.sort(key=lambda r: (not r[2], r[0].deadline_ms or 2**62))
+        return {
+            "active": [_mine(record, seat, mine) for record, seat, mine in rows],
+            "recent": [_mine(r, r.seat_of(account.id), False) for r in recent],
+        }
+
+
+def _mine(record: MatchRecord, seat: int | None, my_turn: bool) -> dict[str, Any]:
+    body = render.table(record)
+    body.update(seat=seat, my_turn=my_turn, deadline_ms=record.deadline_ms, outcome=record.outcome)
+    return body

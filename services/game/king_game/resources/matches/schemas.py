@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+
+from king_game.resources.tables.schemas import TableSchema
+
+
+class MoveSchema(ma.Schema):
+    """Exactly one of ``move``, ``card`` or ``contract``."""
+
+    move = ma.fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=16),
+        metadata={"description": "text form: a card (QH), a contract (queens) or trump:S"},
+    )
+    card = ma.fields.String(
+        load_default=None, validate=validate.Length(min=2, max=3), metadata={"example": "QH"}
+    )
+    contract = ma.fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=16),
+        metadata={"description": "tricks, hearts, queens, boys, last_two, king_of_hearts, trump"},
+    )
+    trump = ma.fields.String(
+        load_default=None,
+        validate=validate.OneOf(["C", "D", "H", "S"]),
+        metadata={"description": "the trump suit, with contract=trump only"},
+    )
+    version = ma.fields.Integer(
+        load_default=None,
+        metadata={"description": "the version you saw; another one gets 409 stale_version"},
+    )
+
+    @ma.validates_schema
+    def exactly_one(self, data: dict[str, object], **kwargs: object) -> None:
+        given = [name for name in ("move", "card", "contract") if data.get(name) is not None]
+        if len(given) != 1:
+            raise ma.ValidationError(
+                "give exactly one of move, card or contract", field_name="move"
+            )
+
+
+class ResignSchema(ma.Schema):
+    version = ma.fields.Integer(load_default=None)
+
+
+class EventSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    seq = ma.fields.Integer(metadata={"description": "the event's sequence number in the match"})
+    type = ma.fields.String(metadata={"example": "card_played"})
+    v = ma.fields.Integer(metadata={"description": "the match version after this change"})
+
+
+class MoveResultSchema(ma.Schema):
+    match_id = ma.fields.String()
+    version = ma.fields.Integer(metadata={"description": "the match version after the move"})
+    seat = ma.fields.Integer(allow_none=True)
+    move = ma.fields.String(allow_none=True, metadata={"example": "QH"})
+    events = ma.fields.List(ma.fields.Nested(EventSchema))
+
+
+class ClockSchema(ma.Schema):
+    server_time_ms = ma.fields.Integer()
+    turn = ma.fields.Integer(allow_none=True)
+    turn_started_ms = ma.fields.Integer()
+    deadline_ms = ma.fields.Integer(
+        allow_none=True, metadata={"description": "absolute time the mover's time runs out"}
+    )
+    move_ms = ma.fields.Integer()
+    reserve_ms = ma.fields.List(ma.fields.Integer())
+
+
+class MatchSchema(TableSchema):
+    seat = ma.fields.Integer(metadata={"description": "your seat"})
+    my_turn = ma.fields.Boolean()
+    clock = ma.fields.Nested(ClockSchema)
+    outcome = ma.fields.String(allow_none=True)
+    forfeits = ma.fields.List(ma.fields.Integer())
+    places = ma.fields.List(ma.fields.Integer())
+    view = ma.fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "your seat's view: my_cards, current_trick, tricks, legal_cards, "
+            "allowed_contracts, hand_points, totals, score_sheet ..."
+        },
+    )
+
+
+class EventsQuerySchema(ma.Schema):
+    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0))
+    wait = ma.fields.Float(
+        load_default=0,
+        validate=validate.Range(min=0, max=25),
+        metadata={"description": "seconds to wait for a new event (long-poll), at most 25"},
+    )
+
+
+class EventsSchema(ma.Schema):
+    events = ma.fields.List(ma.fields.Nested(EventSchema))
+    last_seq = ma.fields.Integer(metadata={"description": "pass as after= next time"})
+    reset = ma.fields.Boolean(
+        metadata={
+            "description": "events before the first one returned were trimmed (older hands): "
+            "re-read the match view, then go on from last_seq"
+        }
+    )
+    finished = ma.fields.Boolean()
+
+
+class StreamQuerySchema(ma.Schema):
+    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class MyMatchSchema(TableSchema):
+    seat = ma.fields.Integer()
+    my_turn = ma.fields.Boolean()
+    deadline_ms = ma.fields.Integer(allow_none=True)
+    outcome = ma.fields.String(allow_none=True)
+
+
+class MyMatchesSchema(ma.Schema):
+    active = ma.fields.List(ma.fields.Nested(MyMatchSchema))
+    recent = ma.fields.List(ma.fields.Nested(MyMatchSchema))
+
+
+class TranscriptSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    spec = ma.fields.String(metadata={"example": "KINGDEAL-v1"})
+    match_id = ma.fields.String()
+    server_commit = ma.fields.String()
+    server_seed = ma.fields.String()
+    client_seeds = ma.fields.List(ma.fields.String(allow_none=True))
+    seed_sources = ma.fields.List(ma.fields.String(allow_none=True))
+    ruleset = ma.fields.String()
+    num_hands = ma.fields.Integer()
+    first_declarer = ma.fields.Integer()
+    status = ma.fields.String()
+    outcome = ma.fields.String(allow_none=True)
+    hands = ma.fields.List(
+        ma.fields.Dict(),
+        metadata={
+            "description": "each hand: hand, declarer, contract, trump, plays [[seat, card]]"
+        },
+    )

@@ -1,0 +1,94 @@
+"""Tables and the lobby: create, list open live tables, take a seat, leave before the start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from king_game import render
+from king_game.context import current_account, current_player, game
+from king_game.problems import Problem
+from king_game.resources.tables.schemas import (
+    JoinSchema,
+    LobbySchema,
+    SeatedSchema,
+    TableCreateSchema,
+    TableSchema,
+)
+
+blp = Blueprint("tables", __name__, url_prefix="/v1", description="Tables, seats and the lobby")
+
+
+@blp.route("/tables")
+class TablesView(MethodView):
+    @blp.response(200, LobbySchema)
+    @blp.alt_response(401, description="unauthenticated")
+    def get(self) -> dict[str, Any]:
+        """The lobby: live tables that wait for players, oldest first."""
+        current_account()
+        return {"tables": [render.table(r) for r in game().store.lobby()]}
+
+    @blp.arguments(TableCreateSchema)
+    @blp.response(201, TableSchema)
+    @blp.alt_response(401, description="unauthenticated")
+    @blp.alt_response(422, description="validation_failed, bad_seed")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a table; you take a seat at once. A computer table starts at once.
+
+        The deal commitment (``server_commit``) is part of the answer: keep it to verify the
+        deal when the match ends.
+        """
+        record = game().store.create_table(
+            current_player(),
+            mode=body["mode"],
+            ruleset=body["ruleset"],
+            hands=body["hands"],
+            level=body["level"] if body["mode"] == "computer" else None,
+            seat=body["seat"],
+            client_seed=body["client_seed"],
+        )
+        return render.table(record)
+
+
+@blp.route("/tables/<table_id>")
+class TableView(MethodView):
+    @blp.response(200, TableSchema)
+    @blp.alt_response(401, description="unauthenticated")
+    @blp.alt_response(404, description="not_found")
+    def get(self, table_id: str) -> dict[str, Any]:
+        """One table: its seats, status and deal commitment."""
+        current_account()
+        record, _ = game().store.load(table_id)
+        return render.table(record)
+
+
+@blp.route("/tables/<table_id>/seats")
+class SeatsView(MethodView):
+    @blp.arguments(JoinSchema)
+    @blp.response(201, SeatedSchema)
+    @blp.alt_response(401, description="unauthenticated")
+    @blp.alt_response(404, description="not_found")
+    @blp.alt_response(409, description="seat_taken, table_full, already_seated")
+    @blp.alt_response(422, description="validation_failed, bad_seed")
+    def post(self, body: dict[str, Any], table_id: str) -> dict[str, Any]:
+        """Take a seat (a given one or any free one) with your client seed."""
+        record, _ = game().store.load(table_id)
+        if record.mode != "live":
+            raise Problem("forbidden", "a computer table has one human seat: its creator's")
+        record, seat = game().store.join(
+            table_id, current_player(), seat=body["seat"], client_seed=body["client_seed"]
+        )
+        return {"seat": seat, "table": render.table(record)}
+
+
+@blp.route("/tables/<table_id>/seats/me")
+class MySeatView(MethodView):
+    @blp.response(200, TableSchema)
+    @blp.alt_response(401, description="unauthenticated")
+    @blp.alt_response(403, description="not_seated")
+    @blp.alt_response(409, description="table_started")
+    def delete(self, table_id: str) -> dict[str, Any]:
+        """Leave a table before its match starts (an empty table closes)."""
+        return render.table(game().store.leave(table_id, current_player()))

@@ -1,0 +1,42 @@
+"""The clock sweeper command: ``python -m king_game.sweeper``.
+
+Runs ``king_match.Sweeper`` (leased: start as many as you like, one sweeps at a time) with the
+RQ enqueuer, so timeouts, bot fallback moves, bot takeovers and finished-match re-deliveries
+happen even when no client is connected.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from types import FrameType
+
+from redis import Redis
+
+from king_game.queues import RQEnqueuer
+from king_match import MatchSettings, MatchStore, Sweeper
+
+
+def build(settings: MatchSettings | None = None) -> Sweeper:
+    settings = settings or MatchSettings.from_env()
+    redis = Redis.from_url(settings.redis_url)
+    return Sweeper(MatchStore(redis, settings, RQEnqueuer(redis)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    sweeper = build()
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        sweeper.stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    logging.info("clock sweeper %s started", sweeper.owner)
+    sweeper.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Fixtures of the game-service tests: the app on the test run's Redis and Postgres, a real
+RQ bot worker process, and the clock sweeper.
+
+Clock lengths are short (from the environment the worker also reads) so a timeout takes
+seconds, not minutes; every process of a test run uses the same ones.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from king_game.app import create_app
+from king_game.config import Settings
+from king_game.migrate import migrate
+from king_match import MatchSettings, Sweeper
+
+CLOCK_ENV = {
+    "KING_LIVE_MOVE_MS": "2000",
+    "KING_LIVE_RESERVE_MS": "1000",
+    "KING_COMPUTER_MOVE_MS": "60000",
+    "KING_BOT_FALLBACK_MS": "4000",
+}
+
+
+@pytest.fixture(scope="session")
+def game_env(redis_url: str, database_url: str) -> dict[str, str]:
+    migrate(database_url)
+    return {
+        "REDIS_URL": redis_url,
+        "DATABASE_URL": database_url,
+        "KING_KEY_PREFIX": f"g{uuid.uuid4().hex[:8]}:",
+        **CLOCK_ENV,
+    }
+
+
+@pytest.fixture(scope="session")
+def settings(game_env: dict[str, str]) -> Settings:
+    match = MatchSettings.from_env(game_env)
+    return Settings(
+        database_url=game_env["DATABASE_URL"],
+        match=match,
+        rate_default="100000/minute",
+        rate_moves="100000/minute",
+        rate_per_address="100000/minute",
+        rate_signup="100000/minute",
+        rate_login="100000/minute",
+        longpoll_max_s=3,
+        stream_heartbeat_s=0.5,
+    )
+
+
+@pytest.fixture(scope="session")
+def app(settings: Settings) -> Flask:
+    return create_app(settings)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def bot_worker(game_env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
+    """A real RQ bot worker (``python -m king_bots.worker``) on the test Redis."""
+    env = {**os.environ, **game_env}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "king_bots.worker"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(0.5)
+    yield process
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="session")
+def sweeper(app: Flask) -> Iterator[Sweeper]:
+    """The leased clock sweeper, in a thread of the test process."""
+    store = app.extensions["king_game"].store
+    running = Sweeper(store, interval_s=0.05)
+    thread = running.start_thread()
+    yield running
+    running.stop()
+    thread.join(timeout=5)
+
+
+def make_settings(settings: Settings, **changes: Any) -> Settings:
+    return replace(settings, **changes)

@@ -1,0 +1,67 @@
+"""Scripted clients for the game-service tests."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+from flask.testing import FlaskClient
+
+CARD_CODES = frozenset(r + s for r in "23456789TJQKA" for s in "CDHS")
+
+
+def signup(
+    client: FlaskClient, name: str | None = None, password: str | None = "correct horse"
+) -> dict[str, Any]:
+    name = name or f"p{uuid.uuid4().hex[:10]}"
+    body: dict[str, Any] = {"name": name}
+    if password is not None:
+        body["password"] = password
+    response = client.post("/v1/accounts", json=body)
+    assert response.status_code == 201, response.get_json()
+    data = response.get_json()
+    return {
+        "name": name,
+        "id": data["account"]["id"],
+        "token": data["token"],
+        "headers": {"Authorization": f"Bearer {data['token']}"},
+        "seed": secrets.token_hex(32),
+    }
+
+
+def choose_move(view: dict[str, Any], pick: int = 0) -> dict[str, Any]:
+    """A legal move from the view: the first legal card or allowed contract."""
+    if view["allowed_contracts"]:
+        option = view["allowed_contracts"][pick % len(view["allowed_contracts"])]
+        return {"move": option["move"]}
+    return {"card": view["legal_cards"][pick % len(view["legal_cards"])]}
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card code anywhere in a JSON value."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if value in CARD_CODES:
+            found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            found |= cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item)
+    return found
+
+
+def assert_view_shows_only_my_cards(body: dict[str, Any]) -> None:
+    """Outside my own cards, a view names only cards already played in this hand."""
+    view = body.get("view")
+    if not view:
+        return
+    mine = set(view["my_cards"])
+    assert set(view["legal_cards"]) <= mine
+    played: set[str] = set()
+    for trick in [*view["tricks"], *([view["current_trick"]] if view["current_trick"] else [])]:
+        played |= {play["card"] for play in trick["plays"]}
+    others = cards_in({k: v for k, v in view.items() if k not in ("my_cards", "legal_cards")})
+    assert others <= played | mine, others - played - mine

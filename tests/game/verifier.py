@@ -1,0 +1,96 @@
+"""An independent KINGDEAL-v1 verifier, written from FAIRNESS.md (not the engine's code).
+
+It uses only hashlib/hmac and the specification's byte layout, so a bug in the service's own
+derivation cannot hide behind the same bug here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+
+
+def card_code(card: int) -> str:
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def commit(match_id: str, server_seed: bytes) -> str:
+    return hashlib.sha256(
+        b"KINGDEAL-v1/server\0" + uuid.UUID(match_id).bytes + server_seed
+    ).hexdigest()
+
+
+def match_key(match_id: str, server_seed: bytes, seeds: list[bytes]) -> bytes:
+    message = b"KINGDEAL-v1/match\0" + uuid.UUID(match_id).bytes + b"".join(seeds)
+    return hmac.new(server_seed, message, hashlib.sha256).digest()
+
+
+def hand_key(key: bytes, hand: int) -> bytes:
+    return hmac.new(key, b"KINGDEAL-v1/hand\0" + hand.to_bytes(4, "big"), hashlib.sha256).digest()
+
+
+def stream(key: bytes) -> Iterator[int]:
+    counter = 0
+    while True:
+        block = hmac.new(key, counter.to_bytes(4, "big"), hashlib.sha256).digest()
+        for i in range(0, 32, 4):
+            yield int.from_bytes(block[i : i + 4], "big")
+        counter += 1
+
+
+def uniform(n: int, next_u32: Callable[[], int]) -> int:
+    limit = 2**32 - (2**32 % n)
+    while True:
+        x = next_u32()
+        if x < limit:
+            return x % n
+
+
+def deck(key: bytes, hand: int) -> list[int]:
+    next_u32 = stream(hand_key(key, hand)).__next__
+    cards = list(range(52))
+    for i in range(51, 0, -1):
+        j = uniform(i + 1, next_u32)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def hands(key: bytes, hand: int) -> list[set[str]]:
+    cards = deck(key, hand)
+    return [{card_code(c) for c in cards[13 * s : 13 * s + 13]} for s in range(4)]
+
+
+def verify(
+    transcript: dict[str, Any],
+    seen_commit: str,
+    my_seat: int | None = None,
+    my_seed: str | None = None,
+) -> list[set[str]] | None:
+    """Check a transcript; return the hands of hand 0 (for the caller's own checks)."""
+    assert transcript["spec"] == "KINGDEAL-v1"
+    server_seed = bytes.fromhex(transcript["server_seed"])
+    assert commit(transcript["match_id"], server_seed) == seen_commit == transcript["server_commit"]
+    if my_seat is not None and my_seed is not None:
+        assert transcript["client_seeds"][my_seat] == my_seed
+    seeds = transcript["client_seeds"]
+    if any(seed is None for seed in seeds):
+        assert transcript["hands"] == []
+        return None
+    key = match_key(transcript["match_id"], server_seed, [bytes.fromhex(s) for s in seeds])
+    first = None
+    for entry in transcript["hands"]:
+        dealt = hands(key, entry["hand"])
+        if first is None:
+            first = dealt
+        played: set[str] = set()
+        for seat, card in entry["plays"]:
+            assert card in dealt[seat], f"hand {entry['hand']}: seat {seat} was not dealt {card}"
+            assert card not in played, f"hand {entry['hand']}: {card} played twice"
+            played.add(card)
+    return first
