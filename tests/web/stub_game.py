@@ -1,4 +1,4 @@
-"""An in-memory stand-in for the game API, built on the real rules engine, for UI tests.
+"""An in-memory stand-in for the game API (its paths and shapes), on the real rules engine.
 
 It answers the requests the client's ``api.js`` makes, with the engine's own seat views and a
 real KINGDEAL-v1 deal, so the browser tests of the table, the score sheet, the standings and
@@ -79,57 +79,55 @@ class StubGame:
             header = request.headers.get("Authorization", "")
             return self.tokens.get(header.removeprefix("Bearer ").strip())
 
-        @bp.post("/guests")
-        def guests() -> Any:
+        @bp.post("/accounts")
+        def accounts() -> Any:
             token = secrets.token_hex(16)
-            player_id = f"guest-{secrets.token_hex(4)}"
+            player_id = str(uuid.uuid4())
             self.tokens[token] = player_id
             name = (request.get_json(silent=True) or {}).get("name") or "Misafir"
-            return {"player_id": player_id, "token": token, "name": name, "guest": True}, 201
+            account = {"id": player_id, "name": name, "is_guest": True, "is_bot": False}
+            return {"token": token, "account": account}, 201
 
         @bp.get("/tables")
         def tables() -> Any:
-            return {"items": []}
+            return {"tables": []}
+
+        @bp.get("/me/matches")
+        def my_matches() -> Any:
+            return {"active": [], "recent": []}
 
         @bp.post("/tables")
         def create() -> Any:
             body = request.get_json()
-            match = StubMatch(str(uuid.uuid4()), body["ruleset"], int(body["hands"]),
-                              body.get("level", "easy"), secrets.token_bytes(32))  # fmt: skip
-            match.seeds[1:] = [kingdeal.BOT_SEED] * 3
+            if body.get("mode") != "computer":
+                return problem(422, "validation_failed", "the stand-in has computer tables only")
+            match = StubMatch(
+                str(uuid.uuid4()),
+                body["ruleset"],
+                int(body["hands"]),
+                body.get("level", "easy"),
+                secrets.token_bytes(32),
+            )
+            try:
+                seed = kingdeal.parse_seed(body["client_seed"])
+            except BadInput as error:
+                return problem(422, error.code, error.message)
+            match.seeds = [seed, kingdeal.BOT_SEED, kingdeal.BOT_SEED, kingdeal.BOT_SEED]
+            match.owner = player()
+            key = kingdeal.match_key(match.match_id, match.server_seed, match.seeds)
+            match.state = new_match(match.ruleset, match.hands, key)
             with self.lock:
                 self.matches[match.match_id] = match
-            return {
-                "match_id": match.match_id,
-                "server_commit": match.commit,
-                "status": "waiting",
-            }, 201
+                self._bots(match)
+                return self._table(match), 201
 
-        @bp.post("/tables/<match_id>/seats")
-        def seat(match_id: str) -> Any:
-            who = player()
-            with self.lock:
-                match = self.matches[match_id]
-                if match.owner not in (None, who):
-                    return problem(409, "table_full", "the table is full")
-                try:
-                    match.seeds[0] = kingdeal.parse_seed(request.get_json()["client_seed"])
-                except BadInput as error:
-                    return problem(400, error.code, error.message)
-                match.owner = who
-                if match.state is None:
-                    key = kingdeal.match_key(match.match_id, match.server_seed, match.seeds)
-                    match.state = new_match(match.ruleset, match.hands, key)
-                    match.log = []
-                    self._bots(match)
-            return {"match_id": match_id, "seat": 0}, 201
-
-        @bp.get("/matches/<match_id>/view")
+        @bp.get("/matches/<match_id>")
         def view(match_id: str) -> Any:
             with self.lock:
                 match = self.matches[match_id]
-                assert match.state is not None
-                return self._view(match)
+                if player() != match.owner:
+                    return problem(403, "not_seated", "you do not sit at this match")
+                return self._match(match)
 
         @bp.post("/matches/<match_id>/moves")
         def move(match_id: str) -> Any:
@@ -138,20 +136,27 @@ class StubGame:
                 state = match.state
                 assert state is not None
                 body = request.get_json()
-                if body.get("expected_version") not in (None, state.version):
+                if body.get("version") not in (None, state.version):
                     return problem(409, "stale_version", "re-read the match")
                 try:
                     self._apply(match, 0, parse_move(body["move"]))
-                except (IllegalMove, BadInput) as error:
-                    return problem(422, error.code, error.message, **error.details)
+                except IllegalMove as error:
+                    status = 422 if error.code in ("illegal_card", "contract_unavailable") else 409
+                    return problem(status, error.code, error.message, **error.details)
+                except BadInput as error:
+                    return problem(422, error.code, error.message)
                 self._bots(match)
-                return self._view(match)
+                return {"match_id": match_id, "version": state.version, "seat": 0,
+                        "move": body["move"], "events": []}  # fmt: skip
 
         @bp.get("/matches/<match_id>/events")
-        def events(match_id: str) -> Response:
-            return Response(status=204)  # no stream: the client's poll follows the match
+        def events(match_id: str) -> Any:
+            # The moves answer at once here, so the long poll just waits a little.
+            after = request.args.get("after", 0, type=int)
+            time.sleep(1)
+            return {"events": [], "last_seq": after, "reset": False, "finished": False}
 
-        @bp.get("/matches/<match_id>/transcript")
+        @bp.get("/matches/<match_id>/fairness")
         def transcript(match_id: str) -> Any:
             match = self.matches[match_id]
             if match.state is None or not match.state.is_over:
@@ -186,24 +191,50 @@ class StubGame:
             self._apply(match, state.current_player, move_of_action(action))
         match.deadline_ms = int(time.time() * 1000) + MOVE_MS
 
-    def _view(self, match: StubMatch) -> dict[str, Any]:
+    def _table(self, match: StubMatch) -> dict[str, Any]:
+        over = match.state is not None and match.state.is_over
+        return {
+            "id": match.match_id,
+            "match_id": match.match_id,
+            "mode": "computer",
+            "ranked": False,
+            "ruleset": match.ruleset,
+            "hands": match.hands,
+            "level": match.level,
+            "status": "finished" if over else "active",
+            "version": match.state.version if match.state else 0,
+            "server_commit": match.commit,
+            "seats": [{"seat": 0, "name": "Misafir", "is_bot": False, "automated": False}]
+            + [
+                {"seat": s, "name": f"Bot {s}", "is_bot": True, "automated": True}
+                for s in (1, 2, 3)
+            ],
+            "free_seats": [],
+        }
+
+    def _match(self, match: StubMatch) -> dict[str, Any]:
         state = match.state
         assert state is not None
-        totals = list(state.totals)
-        over = state.is_over
-        return {
-            "match": {
-                "match_id": match.match_id,
-                "status": "finished" if over else "active",
-                "server_commit": match.commit,
-                "seats": [{"name": "Misafir", "is_bot": False}]
-                + [{"name": f"Bot {s}", "is_bot": True, "level": match.level} for s in (1, 2, 3)],
-                "places": placements(totals, []) if over else None,
+        now = int(time.time() * 1000)
+        body = self._table(match)
+        view = view_for(state, 0).to_dict()
+        view.pop("version", None)
+        body.update(
+            seat=0,
+            view=view,
+            my_turn=state.current_player == 0,
+            clock={
+                "server_time_ms": now,
+                "turn": state.current_player,
+                "turn_started_ms": match.deadline_ms - MOVE_MS,
+                "deadline_ms": match.deadline_ms,
+                "move_ms": MOVE_MS,
+                "reserve_ms": [0, 0, 0, 0],
             },
-            "view": view_for(state, 0).to_dict(),
-            "clock": {"deadline_ms": None if over else match.deadline_ms, "reserves_ms": None},
-            "server_time_ms": int(time.time() * 1000),
-        }
+        )
+        if state.is_over:
+            body["places"] = placements(list(state.totals), [])
+        return body
 
     def transcript(self, match: StubMatch) -> dict[str, Any]:
         return {

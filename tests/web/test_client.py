@@ -97,7 +97,7 @@ def test_an_altered_transcript_fails_naming_the_hand(
     def serve_altered(route: Any) -> None:
         route.fulfill(status=200, content_type="application/json", body=json.dumps(altered))
 
-    pattern = f"**/v1/matches/{finished.match_id}/transcript"
+    pattern = f"**/v1/matches/{finished.match_id}/fairness"
     finished.route(pattern, serve_altered)
     try:
         finished.click("#verify-button")

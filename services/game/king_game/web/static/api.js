@@ -31,9 +31,9 @@ function authHeaders() {
   return session?.token ? { Authorization: `Bearer ${session.token}` } : {};
 }
 
-async function request(base, method, path, body, extraHeaders = {}) {
+async function request(base, method, path, body, extraHeaders = {}, signal = undefined) {
   const headers = { Accept: "application/json", ...authHeaders(), ...extraHeaders };
-  const init = { method, headers, cache: "no-store" };
+  const init = { method, headers, cache: "no-store", signal };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -55,7 +55,8 @@ async function request(base, method, path, body, extraHeaders = {}) {
   return data;
 }
 
-const game = (method, path, body, headers) => request(config.game_api, method, path, body, headers);
+const game = (method, path, body, headers) =>
+  request(config.game_api, method, path, body, headers);
 const rating = (path) => request(config.rating_api, "GET", path);
 
 function idempotencyKey() {
@@ -64,48 +65,50 @@ function idempotencyKey() {
 
 // ------------------------------------------------------------------ players
 
-export const guest = (name) => game("POST", "/guests", name ? { name } : {});
-export const login = (name, password) => game("POST", "/login", { name, password });
+/** A guest account (name only): {token, account: {id, name, is_guest}}. */
+export const guest = (name) => game("POST", "/accounts", { name: name || "Misafir" });
+export const login = (name, password) => game("POST", "/tokens", { name, password });
+export const logout = () => game("DELETE", "/tokens/current");
 
 // ------------------------------------------------------------------ tables and matches
 
 export async function openTables() {
-  const data = await game("GET", "/tables?status=waiting");
-  return Array.isArray(data) ? data : data?.items || [];
+  const data = await game("GET", "/tables");
+  return data?.tables || [];
 }
 
-/** {mode: "live"|"computer", level, hands, ruleset} -> the new table (with server_commit). */
-export const createTable = (options) =>
-  game("POST", "/tables", options, { "Idempotency-Key": idempotencyKey() });
+/**
+ * {mode: "live"|"computer", level, hands, ruleset, client_seed} -> the new table, with its
+ * deal commitment `server_commit`; the creator sits at once (seat 0).
+ */
+export const createTable = (options) => game("POST", "/tables", options);
 
-export const joinTable = (matchId, clientSeed, seat) =>
+/** Take a seat (any free one when `seat` is null) -> {seat, table}. */
+export const joinTable = (tableId, clientSeed, seat) =>
+  game("POST", `/tables/${tableId}/seats`, { client_seed: clientSeed, seat: seat ?? null });
+
+export const getTable = (tableId) => game("GET", `/tables/${tableId}`);
+
+/** This seat's match: table fields, `version`, `seat`, `clock`, `view`, `places` when over. */
+export const getMatch = (matchId) => game("GET", `/matches/${matchId}`);
+
+/** Active and recent matches of the caller (what a reloaded client resumes). */
+export const myMatches = () => game("GET", "/me/matches");
+
+export const sendMove = (matchId, move, version) =>
   game(
     "POST",
-    `/tables/${matchId}/seats`,
-    seat === undefined || seat === null ? { client_seed: clientSeed } : { client_seed: clientSeed, seat },
+    `/matches/${matchId}/moves`,
+    { move, version },
     { "Idempotency-Key": idempotencyKey() },
   );
 
-export const getTable = (matchId) => game("GET", `/tables/${matchId}`);
+/** Long-poll: the public events after `after`, waiting up to `wait` seconds for the first. */
+export const events = (matchId, after, wait = 20, signal) =>
+  request(config.game_api, "GET", `/matches/${matchId}/events?after=${after}&wait=${wait}`, undefined, {}, signal);
 
-/** This player's view of the match: {match, view, clock, server_time_ms}. */
-export const getGame = (matchId) => game("GET", `/matches/${matchId}/view`);
-
-export const sendMove = (matchId, move, version) =>
-  game("POST", `/matches/${matchId}/moves`, { move, expected_version: version }, {
-    "Idempotency-Key": idempotencyKey(),
-  });
-
-export const transcript = (matchId) => game("GET", `/matches/${matchId}/transcript`);
-
-/** The match's event stream URL (EventSource cannot send headers: the token rides along). */
-export function eventsUrl(matchId, after) {
-  const session = loadSession();
-  const params = new URLSearchParams();
-  if (session?.token) params.set("token", session.token);
-  if (after) params.set("after", String(after));
-  return `${config.game_api}/matches/${matchId}/events?${params}`;
-}
+/** The KINGDEAL-v1 transcript of an ended match (public). */
+export const transcript = (matchId) => game("GET", `/matches/${matchId}/fairness`);
 
 // ------------------------------------------------------------------ rating service
 

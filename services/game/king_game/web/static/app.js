@@ -65,7 +65,7 @@ function seatName(match, seat, me) {
   const name = info?.name || (info ? `${t("seat")} ${seat + 1}` : t("empty_seat"));
   const tags = [];
   if (seat === me) tags.push(t("you"));
-  if (info?.is_bot) tags.push(info.level ? `${t("bot")} · ${info.level}` : t("bot"));
+  if (info?.is_bot) tags.push(match.level ? `${t("bot")} · ${match.level}` : t("bot"));
   return tags.length ? `${name} (${tags.join(", ")})` : name;
 }
 
@@ -90,7 +90,7 @@ function renderNav() {
       t("language"),
     ),
     session
-      ? h("button", { type: "button", class: "link", onclick: () => (saveSession(null), route()) }, t("logout"))
+      ? h("button", { type: "button", class: "link", onclick: () => (api.logout().catch(() => {}), saveSession(null), route()) }, t("logout"))
       : null,
   ];
   fill(nav, links);
@@ -120,10 +120,10 @@ function signInForm() {
     try {
       const session = await promise;
       saveSession({
-        token: session.token || session.access_token,
-        player_id: session.player_id || session.id,
-        name: session.name,
-        guest: Boolean(session.guest ?? true),
+        token: session.token,
+        player_id: session.account.id,
+        name: session.account.name,
+        guest: Boolean(session.account.is_guest),
       });
       route();
     } catch (error) {
@@ -155,12 +155,13 @@ function signInForm() {
   );
 }
 
-async function sitDown(matchId, commitment, seat) {
-  // The seed is drawn here, after this device has seen (and stored) the commitment.
-  const record = beginRecord(matchId, commitment, newClientSeed());
+/** Join a live table: its commitment is stored before this device draws its seed. */
+async function sitDown(table, seat) {
+  const matchId = table.match_id || table.id;
+  const record = beginRecord(matchId, table.server_commit, newClientSeed());
   const joined = await api.joinTable(matchId, record.seed, seat);
   const stored = loadRecord(matchId);
-  stored.seat = joined?.seat ?? stored.seat;
+  stored.seat = joined.seat;
   saveRecord(matchId, stored);
   setLastMatch(matchId);
   location.hash = `#/match/${matchId}`;
@@ -184,12 +185,19 @@ function createForm() {
   const submit = async (event) => {
     event.preventDefault();
     const [kind, level] = mode.value.split(":");
-    const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value };
+    // The API seats the creator in the same request, so the seed goes with it (see
+    // docs/web-client.md); the commitment in the answer is stored before anything else.
+    const seed = newClientSeed();
+    const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value, seat: 0, client_seed: seed };
     if (level) options.level = level;
     try {
       const table = await api.createTable(options);
       const matchId = table.match_id || table.id;
-      await sitDown(matchId, table.server_commit, table.seat ?? null);
+      const record = beginRecord(matchId, table.server_commit, seed);
+      record.seat = 0;
+      saveRecord(matchId, record);
+      setLastMatch(matchId);
+      location.hash = `#/match/${matchId}`;
     } catch (error) {
       toast(errorText(error));
     }
@@ -212,12 +220,51 @@ async function lobbyPage() {
     return;
   }
   const list = h("div", { class: "tables", id: "tables" }, "…");
+  const mine = h("div", { id: "my-matches" });
   const resume = lastMatch();
   fill(app, 
     h("p", { class: "who" }, `${t("signed_in_as")} `, h("strong", {}, session.name || session.player_id)),
-    resume ? h("p", {}, h("a", { href: `#/match/${resume}`, id: "resume" }, `▶ ${resume.slice(0, 8)}`)) : null,
+    mine,
     h("div", { class: "lobby" }, createForm(), h("section", { class: "panel" }, h("h2", {}, t("open_tables")), list)),
   );
+  api
+    .myMatches()
+    .then((data) => {
+      const active = data?.active || [];
+      fill(
+        mine,
+        active.length
+          ? h(
+              "section",
+              { class: "panel" },
+              h("h2", {}, t("my_matches")),
+              h(
+                "ul",
+                {},
+                active.map((m) =>
+                  h(
+                    "li",
+                    {},
+                    h(
+                      "a",
+                      { href: `#/match/${m.match_id}`, class: m.my_turn ? "my-turn" : "" },
+                      `${m.mode === "computer" ? t("computer_table") : t("live_table")} · ${m.hands} · ${m.status}${m.my_turn ? ` · ${t("your_turn")}` : ""}`,
+                    ),
+                  ),
+                ),
+              ),
+            )
+          : resume
+            ? h("p", {}, h("a", { href: `#/match/${resume}`, id: "resume" }, `▶ ${resume.slice(0, 8)}`))
+            : null,
+      );
+    })
+    .catch((error) => {
+      if (error.status === 401) {
+        saveSession(null);
+        route();
+      }
+    });
   try {
     const tables = await api.openTables();
     fill(list, 
@@ -226,7 +273,6 @@ async function lobbyPage() {
             "ul",
             {},
             tables.map((table) => {
-              const id = table.match_id || table.id;
               const taken = (table.seats || []).filter(Boolean).length;
               return h(
                 "li",
@@ -236,7 +282,7 @@ async function lobbyPage() {
                   "button",
                   {
                     type: "button",
-                    onclick: () => sitDown(id, table.server_commit, null).catch((e) => toast(errorText(e))),
+                    onclick: () => sitDown(table, null).catch((e) => toast(errorText(e))),
                   },
                   t("join"),
                 ),
@@ -252,13 +298,20 @@ async function lobbyPage() {
 
 // ------------------------------------------------------------------ the table
 
-/** Pull the pieces the table needs out of the game service's answer. */
+/** Pull the pieces the table needs out of the game service's match answer. */
 function normalize(data) {
-  const view = data.view || data.seat_view || data;
-  const match = data.match || data.table || {};
-  const clock = data.clock || match.clock || {};
-  const serverNow = data.server_time_ms ?? data.now_ms ?? clock.now_ms ?? match.now_ms ?? Date.now();
-  return { view, match, clock, serverNow };
+  const view = data.view || null;
+  const clock = data.clock || {};
+  const serverNow = clock.server_time_ms ?? Date.now();
+  return { view, match: data, clock, serverNow, version: data.version };
+}
+
+function seatsList(match) {
+  return h(
+    "ul",
+    { class: "seats" },
+    [0, 1, 2, 3].map((s) => h("li", {}, `${t("seat")} ${s + 1}: ${seatName(match, s, match.seat)}`)),
+  );
 }
 
 function myOriginalHand(view) {
@@ -271,7 +324,7 @@ function myOriginalHand(view) {
 }
 
 function matchPage(matchId) {
-  const state = { data: null, offset: 0, busy: false, closed: false, source: null, poll: null, tick: null };
+  const state = { data: null, offset: 0, busy: false, closed: false, abort: null, poll: null, tick: null };
   const root = h("div", { class: "table-page", id: "table" }, "…");
   fill(app, root);
   setLastMatch(matchId);
@@ -279,13 +332,17 @@ function matchPage(matchId) {
   const refresh = async () => {
     if (state.closed) return;
     try {
-      const raw = await api.getGame(matchId);
+      const raw = await api.getMatch(matchId);
       const data = normalize(raw);
       state.offset = data.serverNow - Date.now();
       state.data = data;
       state.error = null;
       const { view } = data;
-      if (view && view.seat !== undefined && view.seat !== null && view.phase !== "over") {
+      if (!view) {
+        fill(root, h("p", { class: "status" }, t("waiting_players")), seatsList(data.match));
+        return;
+      }
+      if (view.phase !== "over") {
         const cards = myOriginalHand(view);
         if (cards.length === 13) rememberHand(matchId, view.seat, view.hand, cards);
       }
@@ -301,30 +358,42 @@ function matchPage(matchId) {
     pending = setTimeout(refresh, 60);
   };
 
-  const connect = () => {
-    if (state.closed || typeof EventSource === "undefined") return;
-    const source = new EventSource(api.eventsUrl(matchId));
-    state.source = source;
-    source.onmessage = soon;
-    source.onopen = () => {
-      document.getElementById("conn")?.setAttribute("hidden", "");
-      soon();
-    };
-    for (const type of [
-      "contract_chosen", "card_played", "trick_won", "hand_scored", "hand_started", "match_over",
-      "match_started", "seat_taken", "player_joined", "forfeit", "match_aborted", "clock",
-    ]) source.addEventListener(type, soon);
-    source.onerror = () => {
-      document.getElementById("conn")?.removeAttribute("hidden");
-      // EventSource reconnects by itself; the poll below covers the gap.
-    };
+  // Follow the match: long-poll the public events; any event means "read the match again".
+  // A dropped connection shows a banner and retries with a growing pause; the poll of the
+  // view below keeps the table right meanwhile.
+  const follow = async () => {
+    let after = 0;
+    let pause = 500;
+    const controller = new AbortController();
+    state.abort = controller;
+    const ended = () =>
+      state.data?.view?.phase === "over" || ["finished", "aborted"].includes(state.data?.match?.status);
+    while (!state.closed && !ended()) {
+      try {
+        const page = await api.events(matchId, after, 20, controller.signal);
+        document.getElementById("conn")?.setAttribute("hidden", "");
+        pause = 500;
+        if (page.events.length || page.reset) soon();
+        after = page.last_seq;
+        if (page.finished) {
+          soon();
+          return;
+        }
+      } catch (error) {
+        if (state.closed) return;
+        if (error.status === 401 || error.status === 403 || error.status === 404) return;
+        document.getElementById("conn")?.removeAttribute("hidden");
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        pause = Math.min(pause * 2, 8000);
+      }
+    }
   };
 
   const send = async (move) => {
     if (state.busy || !state.data) return;
     state.busy = true;
     try {
-      await api.sendMove(matchId, move, state.data.view.version);
+      await api.sendMove(matchId, move, state.data.version);
       await refresh();
     } catch (error) {
       if (error.code === "stale_version") await refresh();
@@ -339,7 +408,7 @@ function matchPage(matchId) {
     const me = view.seat;
     const over = view.phase === "over" || ["finished", "aborted"].includes(match.status);
     const focusCard = document.activeElement?.dataset?.card;
-    root.dataset.version = view.version;
+    root.dataset.version = state.data.version;
     root.dataset.phase = over ? "over" : view.phase;
     const parts = [
       h("div", { id: "conn", class: "banner", hidden: true }, t("connection_lost")),
@@ -541,10 +610,7 @@ function matchPage(matchId) {
 
   function standings(view, match, me) {
     const totals = view.totals || [0, 0, 0, 0];
-    const places =
-      match.places ||
-      (match.players || []).map((p) => p.place) ||
-      [];
+    const places = match.places || [];
     const placeOf = (s) => places[s] ?? 1 + totals.filter((x) => x > totals[s]).length;
     const order = [0, 1, 2, 3].sort((a, b) => placeOf(a) - placeOf(b) || totals[b] - totals[a]);
     return h(
@@ -602,35 +668,43 @@ function matchPage(matchId) {
     );
   }
 
+  // The clocks count down locally from the server's times (shifted by the measured offset
+  // between the server's clock and this device's).
   function updateClocks() {
-    if (!state.data) return;
-    const { view, clock } = state.data;
+    if (!state.data?.view) return;
+    const { clock, serverNow } = state.data;
     const now = Date.now() + state.offset;
-    const reserves = clock.reserves_ms || clock.reserves || [];
+    const reserves = clock.reserve_ms || [];
     for (const el of root.querySelectorAll("[data-clock-seat]")) {
       const seat = Number(el.dataset.clockSeat);
       const parts = [];
-      if (view.turn === seat && clock.deadline_ms) {
-        const left = clock.deadline_ms - now;
-        parts.push(`${t("move_clock")} ${formatClock(left)}`);
-        if (reserves[seat] !== undefined) parts.push(`${t("reserve")} ${formatClock(reserves[seat] + Math.min(0, left))}`);
+      if (clock.turn === seat && clock.turn_started_ms) {
+        const moveEnd = clock.turn_started_ms + (clock.move_ms || 0);
+        const moveLeft = clock.move_ms ? moveEnd - now : (clock.deadline_ms ?? now) - now;
+        parts.push(`${t("move_clock")} ${formatClock(moveLeft)}`);
+        if (reserves[seat]) {
+          const overNow = Math.max(0, now - moveEnd);
+          const overThen = Math.max(0, serverNow - moveEnd);
+          parts.push(`${t("reserve")} ${formatClock(reserves[seat] - (overNow - overThen))}`);
+        }
       } else if (reserves[seat]) {
         parts.push(`${t("reserve")} ${formatClock(reserves[seat])}`);
       }
       el.textContent = parts.join(" · ");
+      el.classList.toggle("low", clock.turn === seat && parts.length > 0 && /^\S+ 0:0\d/.test(parts[0]));
     }
   }
 
   refresh();
-  connect();
+  follow();
   state.poll = setInterval(() => {
-    const over = state.data && state.data.view.phase === "over";
-    if (!over || !state.data) refresh();
-  }, 2000);
+    const over = state.data?.view?.phase === "over" || ["finished", "aborted"].includes(state.data?.match?.status);
+    if (!over) refresh();
+  }, 5000);
   state.tick = setInterval(updateClocks, 250);
   return () => {
     state.closed = true;
-    state.source?.close();
+    state.abort?.abort();
     clearInterval(state.poll);
     clearInterval(state.tick);
     clearTimeout(pending);

@@ -88,6 +88,7 @@ const LABELS = {
     live_table: "Live table",
     prev: "Previous",
     next: "Next",
+    my_matches: "Your matches",
   },
   tr: {
     title: "King (Rıfkı)",
@@ -164,6 +165,7 @@ const LABELS = {
     live_table: "Canlı masa",
     prev: "Önceki",
     next: "Sonraki",
+    my_matches: "Maçların",
   },
 };
 
