@@ -92,6 +92,7 @@ class Store:
         )
         self.pool.open(wait=False)
         self._weeks_created: set[str] = set()
+        self._frozen_weeks: set[str] = set()
 
     def close(self) -> None:
         self.pool.close()
@@ -290,7 +291,10 @@ class Store:
             return "future"
         if now < week.ends_at + self.freeze_grace:
             return "live"
-        self.freeze_week(week)
+        if week.label not in self._frozen_weeks:
+            # Frozen is for good, so each process asks (and freezes) once per week.
+            self.freeze_week(week)
+            self._frozen_weeks.add(week.label)
         return "frozen"
 
     def freeze_week(self, week: weekly.Week) -> bool:
