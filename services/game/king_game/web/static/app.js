@@ -65,7 +65,10 @@ function seatName(match, seat, me) {
   const name = info?.name || (info ? `${t("seat")} ${seat + 1}` : t("empty_seat"));
   const tags = [];
   if (seat === me) tags.push(t("you"));
-  if (info?.is_bot) tags.push(match.level ? `${t("bot")} · ${match.level}` : t("bot"));
+  if (info?.is_bot) {
+    const level = match.level && !name.includes(match.level) ? ` · ${match.level}` : "";
+    tags.push(`${t("bot")}${level}`);
+  }
   return tags.length ? `${name} (${tags.join(", ")})` : name;
 }
 

@@ -1,0 +1,162 @@
+"""End to end: a guest plays an 8-hand match against three easy bots in Chromium, through the
+real game service (its app factory on this run's Redis and Postgres, a real RQ bot worker
+process, the clock sweeper), then verifies the deck in the browser — and sees a transcript
+altered on its way fail, naming the hand."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .play import create_computer_table, horizontal_overflow, play_to_the_end, sign_in_as_guest
+from .servers import LiveServer, load_web_blueprint
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+try:
+    from king_game.app import create_app
+    from king_game.config import Settings
+    from king_game.migrate import migrate
+    from king_match import MatchSettings, Sweeper
+except ImportError as missing:  # the game service is not installed in this environment
+    pytest.skip(f"the game service cannot be imported: {missing}", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def game_env(redis_url: str, database_url: str) -> dict[str, str]:
+    migrate(database_url)
+    return {
+        "REDIS_URL": redis_url,
+        "DATABASE_URL": database_url,
+        "KING_KEY_PREFIX": f"w{uuid.uuid4().hex[:8]}:",
+        "KING_COMPUTER_MOVE_MS": "600000",
+    }
+
+
+@pytest.fixture(scope="module")
+def game_server(game_env: dict[str, str]) -> Iterator[LiveServer]:
+    """The game app with the web client's blueprint, a bot worker and the sweeper."""
+    settings = Settings(
+        database_url=game_env["DATABASE_URL"],
+        match=MatchSettings.from_env(game_env),
+        rate_limits_enabled=False,
+        longpoll_max_s=5,
+    )
+    app = create_app(settings)
+    if "web" not in app.blueprints:  # until the factory registers the client itself
+        app.register_blueprint(load_web_blueprint())
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "king_bots.worker"],
+        env={**os.environ, **game_env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    sweeper = Sweeper(app.extensions["king_game"].store, interval_s=0.2)
+    thread = sweeper.start_thread()
+    server = LiveServer(app)
+    try:
+        yield server
+    finally:
+        server.stop()
+        sweeper.stop()
+        thread.join(timeout=5)
+        worker.terminate()
+        try:
+            worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+
+
+@pytest.fixture(scope="module")
+def played(browser: Any, game_server: LiveServer, artifacts: Path) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    sign_in_as_guest(page, game_server.url, "Deneme")
+    page.match_id = create_computer_table(page, level="easy", hands=8)
+    started = time.monotonic()
+    page.moves = play_to_the_end(page, shots=artifacts / "table-1280.png")
+    page.seconds = time.monotonic() - started
+    page.screenshot(path=str(artifacts / "standings-1280.png"), full_page=True)
+    page.js_errors = errors
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def test_a_guest_plays_8_hands_against_easy_bots(played: Any) -> None:
+    assert played.js_errors == []
+    assert played.locator("#score-sheet tbody tr").count() == 8
+    assert played.locator("#standings li").count() == 4
+    record = played.evaluate(
+        "key => JSON.parse(localStorage.getItem(key))", f"king.match.{played.match_id}"
+    )
+    assert record["seat"] == 0
+    assert sorted(record["hands"], key=int) == [str(h) for h in range(8)]
+
+
+def test_verify_deck_passes(played: Any, artifacts: Path) -> None:
+    played.click("#verify-button")
+    played.wait_for_selector("#verify-pass, #verify-fail")
+    played.locator("#verify-result").scroll_into_view_if_needed()
+    played.screenshot(path=str(artifacts / "verify-pass.png"), full_page=True)
+    assert played.locator("#verify-fail").count() == 0, played.inner_text("#verify-result")
+    assert played.locator("#verify-pass").count() == 1
+
+
+def test_an_altered_transcript_fails_naming_the_hand(
+    played: Any, game_server: LiveServer, artifacts: Path
+) -> None:
+    url = f"{game_server.url}/v1/matches/{played.match_id}/fairness"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        altered = json.load(response)
+    plays = altered["hands"][4]["plays"]  # hand 5
+    a = next(i for i, (seat, _) in enumerate(plays) if seat == 1)
+    b = next(i for i, (seat, _) in enumerate(plays) if seat == 3)
+    plays[a][1], plays[b][1] = plays[b][1], plays[a][1]
+
+    def serve_altered(route: Any) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(altered))
+
+    pattern = f"**/v1/matches/{played.match_id}/fairness"
+    played.route(pattern, serve_altered)
+    try:
+        played.click("#verify-button")
+        played.wait_for_selector("#verify-fail")
+        played.locator("#verify-result").scroll_into_view_if_needed()
+        played.screenshot(path=str(artifacts / "verify-fail.png"), full_page=True)
+        problems = played.locator("#verify-fail li").all_inner_texts()
+        assert problems and all(text.startswith("hand 5:") for text in problems), problems
+    finally:
+        played.unroute(pattern)
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_the_real_table_has_no_horizontal_overflow(
+    browser: Any, game_server: LiveServer, artifacts: Path, width: int, height: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        sign_in_as_guest(page, game_server.url, "Telefon")
+        assert horizontal_overflow(page) == []
+        create_computer_table(page, level="easy", hands=8)
+        page.wait_for_selector("#contract-picker button, #hand .card")
+        assert horizontal_overflow(page) == []
+        page.screenshot(path=str(artifacts / f"table-{width}.png"), full_page=True)
+    finally:
+        context.close()
