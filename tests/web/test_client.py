@@ -207,3 +207,64 @@ def test_no_horizontal_overflow(
         assert horizontal_overflow(page) == [], "table in Turkish"
     finally:
         context.close()
+
+
+def test_keyboard_only_play(page: Any, stub: tuple[LiveServer, StubGame]) -> None:
+    """A contract and a card chosen with the keyboard: focus, arrow keys and Enter."""
+    server, _ = stub
+    sign_in_as_guest(page, server.url)
+    create_computer_table(page)
+    wait_for_my_move(page)
+    version = page.get_attribute("#table", "data-version")
+    page.focus("#contract-picker button")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "v => document.querySelector('#table').dataset.version !== v", arg=version
+    )
+    wait_for_my_move(page)
+    version = page.get_attribute("#table", "data-version")
+    page.focus("#hand .card")
+    for _ in range(13):  # walk right until a legal card has the focus
+        if page.evaluate("document.activeElement.classList.contains('legal')"):
+            break
+        page.keyboard.press("ArrowRight")
+    played = page.evaluate("document.activeElement.dataset.card")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "v => document.querySelector('#table').dataset.version !== v", arg=version
+    )
+    assert page.locator(f'#hand [data-card="{played}"]').count() == 0
+
+
+def test_labels_switch_to_turkish_and_contracts_stay_turkish(
+    page: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    server, _ = stub
+    sign_in_as_guest(page, server.url)
+    create_computer_table(page)
+    wait_for_my_move(page)
+    page.click("#lang")
+    wait_for_my_move(page)
+    assert page.inner_text("#contract-picker h3") == "Oyunu seç"
+    assert page.inner_text("#status") == "Sıra sende"
+    assert "Kupa Almaz" in page.locator("#contract-picker button").all_inner_texts()
+    assert page.evaluate("document.documentElement.lang") == "tr"
+    page.click("#lang")
+    wait_for_my_move(page)
+    assert page.inner_text("#contract-picker h3") == "Choose the contract"
+    assert "Kupa Almaz" in page.locator("#contract-picker button").all_inner_texts()
+
+
+def test_the_move_clock_counts_down_from_the_servers_deadline(
+    page: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    """The stand-in gives 10 minutes a move: the seat to move shows a clock below 10:00."""
+    server, _ = stub
+    sign_in_as_guest(page, server.url)
+    create_computer_table(page)
+    wait_for_my_move(page)
+    page.wait_for_function(
+        "() => /^Move 9:[0-5]\\d$/.test(document.querySelector('[data-clock-seat=\"0\"]')"
+        ".textContent)"
+    )
+    assert page.inner_text('[data-clock-seat="1"]') == ""

@@ -68,6 +68,7 @@ function idempotencyKey() {
 /** A guest account (name only): {token, account: {id, name, is_guest}}. */
 export const guest = (name) => game("POST", "/accounts", { name: name || "Misafir" });
 export const login = (name, password) => game("POST", "/tokens", { name, password });
+export const signup = (name, password) => game("POST", "/accounts", { name, password });
 export const logout = () => game("DELETE", "/tokens/current");
 
 // ------------------------------------------------------------------ tables and matches

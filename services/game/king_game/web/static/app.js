@@ -153,7 +153,16 @@ function signInForm() {
       loginName,
       h("label", { for: "login-password" }, t("password")),
       password,
-      h("button", { type: "submit" }, t("login")),
+      h("button", { type: "submit", id: "login-button" }, t("login")),
+      h(
+        "button",
+        {
+          type: "button",
+          id: "signup-button",
+          onclick: () => start(api.signup(loginName.value.trim(), password.value)),
+        },
+        t("signup"),
+      ),
     ),
   );
 }
