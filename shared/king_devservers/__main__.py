@@ -62,9 +62,12 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.api:
             return play_demo(args.api, hands=args.hands, level=args.level)
-        stack = Stack(settings)
-        with stack:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        log_path = settings.data_dir / "demo-services.log"
+        print(f"starting the product (its logs go to {log_path}) ...")
+        with log_path.open("w", encoding="utf-8") as log, Stack(settings, out=log) as stack:
             _banner(stack)
+            print("started: " + ", ".join(c.name for c in stack.started))
             return play_demo(settings.game_url, hands=args.hands, level=args.level)
 
     return Stack(settings).run_forever(on_ready=_banner)

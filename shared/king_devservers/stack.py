@@ -328,8 +328,8 @@ GAME_MIGRATE_CANDIDATES = (
     "king_game.accounts.migrate",
 )
 CLOCK_CANDIDATES = (
-    "king_game.clock",
     "king_game.sweeper",
+    "king_game.clock",
     "king_match.sweeper",
     "king_match.clock",
 )
@@ -664,9 +664,11 @@ class Stack:
         if "game" in names:
             found["game API"] = self.settings.game_url + "/v1"
             found["game docs"] = self.settings.game_url + "/docs"
+            if module_exists("king_game.web"):
+                found["web client"] = self.settings.game_url + "/"
             found["game metrics"] = self.settings.game_url + "/metrics"
         if "rating" in names:
-            found["rating API"] = self.settings.rating_url + "/v1"
+            found["rating API"] = self.settings.rating_url + "/"
             found["rating docs"] = self.settings.rating_url + "/docs"
             found["rating metrics"] = self.settings.rating_url + "/metrics"
         return found

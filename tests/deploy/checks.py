@@ -89,8 +89,8 @@ def owner_missing(entry: str) -> str | None:
     """
     if entry.startswith("file:"):
         # The game service's gunicorn settings belong to the game service's code.
-        if entry.endswith("gunicorn_game.py") and not module_exists("king_game"):
-            return "king_game"
+        if entry.endswith("gunicorn_game.py") and not (ROOT / "deploy/gunicorn_game.py").is_file():
+            return "deploy/gunicorn_game.py"
         return None
     target = entry[len("app:") :].split(":", 1)[0] if entry.startswith("app:") else entry
     return None if module_exists(target) else target
