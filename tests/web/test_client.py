@@ -268,3 +268,21 @@ def test_the_move_clock_counts_down_from_the_servers_deadline(
         ".textContent)"
     )
     assert page.inner_text('[data-clock-seat="1"]') == ""
+
+
+def test_a_dropped_connection_shows_a_banner_and_recovers(
+    page: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    server, _ = stub
+    sign_in_as_guest(page, server.url)
+    create_computer_table(page)
+    wait_for_my_move(page)
+    page.context.set_offline(True)
+    page.wait_for_selector("#conn:not([hidden])")
+    page.context.set_offline(False)
+    page.wait_for_selector("#conn", state="hidden")
+    version = page.get_attribute("#table", "data-version")
+    page.locator("#contract-picker button").first.click()
+    page.wait_for_function(
+        "v => document.querySelector('#table').dataset.version !== v", arg=version
+    )

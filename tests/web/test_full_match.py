@@ -18,7 +18,13 @@ from typing import Any
 
 import pytest
 
-from .play import create_computer_table, horizontal_overflow, play_to_the_end, sign_in_as_guest
+from .play import (
+    create_computer_table,
+    horizontal_overflow,
+    play_to_the_end,
+    sign_in_as_guest,
+    wait_for_my_move,
+)
 from .servers import LiveServer, load_web_blueprint
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -160,3 +166,56 @@ def test_the_real_table_has_no_horizontal_overflow(
         page.screenshot(path=str(artifacts / f"table-{width}.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_a_live_table_fills_from_the_lobby(browser: Any, game_server: LiveServer) -> None:
+    """Ayşe opens a live table; Burak sees it in the lobby and sits; Ayşe's page follows the
+    match's events and shows him without a reload."""
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
+    try:
+        ayse, burak = (context.new_page() for context in contexts)
+        for page in (ayse, burak):
+            page.set_default_timeout(30_000)
+        sign_in_as_guest(ayse, game_server.url, "Ayşe")
+        ayse.select_option("#create-mode", "live")
+        ayse.click("#create-button")
+        ayse.wait_for_selector("#table .seats")
+        match_id = ayse.evaluate("location.hash.split('/')[2]")
+        sign_in_as_guest(burak, game_server.url, "Burak")
+        burak.click(f'#tables li[data-match="{match_id}"] button')
+        burak.wait_for_selector("#table .seats")
+        assert burak.evaluate("location.hash") == f"#/match/{match_id}"
+        ayse.wait_for_function(
+            "() => document.querySelector('#table .seats').textContent.includes('Burak')"
+        )
+        record = burak.evaluate(
+            "key => JSON.parse(localStorage.getItem(key))", f"king.match.{match_id}"
+        )
+        assert record["seat"] == 1 and len(record["commitment"]) == 64
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_an_illegal_card_is_refused_with_the_services_reason(
+    page: Any, game_server: LiveServer
+) -> None:
+    page.set_default_timeout(30_000)
+    sign_in_as_guest(page, game_server.url, "Kural")
+    create_computer_table(page, level="easy", hands=8)
+    for _ in range(60):  # play until a turn offers an illegal card (a suit to follow)
+        wait_for_my_move(page)
+        if page.locator("#hand.active .card.illegal").count():
+            break
+        version = page.get_attribute("#table", "data-version")
+        picker = page.locator("#contract-picker button")
+        (picker if picker.count() else page.locator("#hand.active .card.legal")).first.click()
+        page.wait_for_function(
+            "v => document.querySelector('#table').dataset.version !== v", arg=version
+        )
+    version = page.get_attribute("#table", "data-version")
+    page.locator("#hand.active .card.illegal").first.click()
+    page.wait_for_selector("#toast:not([hidden])")
+    text = page.inner_text("#toast")
+    assert text.startswith("Refused:") and "(illegal_card)" in text, text
+    assert page.get_attribute("#table", "data-version") == version

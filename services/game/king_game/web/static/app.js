@@ -288,7 +288,7 @@ async function lobbyPage() {
               const taken = (table.seats || []).filter(Boolean).length;
               return h(
                 "li",
-                {},
+                { dataset: { match: table.match_id || table.id } },
                 `${table.ruleset} · ${table.hands} ${t("hands").toLowerCase()} · ${taken}/4 `,
                 h(
                   "button",
