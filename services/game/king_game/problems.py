@@ -222,3 +222,21 @@ def _retry_after() -> int:
         return max(1, math.ceil(reset - time.time()))
     except Exception:
         return 1
+
+
+def problem_doc(blp: Any, status: int, codes: str) -> Any:
+    """Document an error response of a view: problem+json with the codes it can carry."""
+    code = codes.split(",")[0].split(":")[0].split()[0].strip()
+    return blp.alt_response(
+        status,
+        schema=ProblemSchema,
+        content_type=PROBLEM_CONTENT_TYPE,
+        description=f"problem+json; code: {codes}",
+        example={
+            "type": TYPE_PREFIX + code,
+            "title": http.HTTPStatus(status).phrase,
+            "status": status,
+            "detail": "what went wrong, in words",
+            "code": code,
+        },
+    )

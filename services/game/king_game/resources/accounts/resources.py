@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from king_game.accounts import Account
 from king_game.context import bearer_token, current_account, game
 from king_game.limits import address_key, limiter, login_limit, signup_limit
+from king_game.problems import problem_doc
 from king_game.resources.accounts.schemas import (
     AccountCreateSchema,
     AccountSchema,
@@ -31,13 +32,13 @@ def _account(account: Account) -> dict[str, Any]:
 
 @blp.route("/accounts")
 class AccountsView(MethodView):
-    decorators = [limiter.limit(signup_limit, key_func=address_key)]
+    decorators: ClassVar[list[Any]] = [limiter.limit(signup_limit, key_func=address_key)]
 
     @blp.arguments(AccountCreateSchema)
     @blp.response(201, TokenSchema)
-    @blp.alt_response(409, description="name_taken")
-    @blp.alt_response(422, description="validation_failed")
-    @blp.alt_response(429, description="rate_limited")
+    @problem_doc(blp, 409, "name_taken")
+    @problem_doc(blp, 422, "validation_failed")
+    @problem_doc(blp, 429, "rate_limited")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create an account (name + password) or a guest (name only); returns a token."""
         account, token = game().accounts.create(body["name"], body["password"], body["is_bot"])
@@ -46,12 +47,12 @@ class AccountsView(MethodView):
 
 @blp.route("/tokens")
 class TokensView(MethodView):
-    decorators = [limiter.limit(login_limit, key_func=address_key)]
+    decorators: ClassVar[list[Any]] = [limiter.limit(login_limit, key_func=address_key)]
 
     @blp.arguments(LoginSchema)
     @blp.response(201, TokenSchema)
-    @blp.alt_response(401, description="invalid_credentials")
-    @blp.alt_response(422, description="validation_failed")
+    @problem_doc(blp, 401, "invalid_credentials")
+    @problem_doc(blp, 422, "validation_failed")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Log in: a new bearer token for a registered account."""
         account, token = game().accounts.login(body["name"], body["password"])
@@ -61,7 +62,7 @@ class TokensView(MethodView):
 @blp.route("/tokens/current")
 class CurrentTokenView(MethodView):
     @blp.response(204)
-    @blp.alt_response(401, description="unauthenticated")
+    @problem_doc(blp, 401, "unauthenticated")
     def delete(self) -> None:
         """Revoke the token this request carries; it stops working at once."""
         current_account()
@@ -73,7 +74,7 @@ class CurrentTokenView(MethodView):
 @blp.route("/me")
 class MeView(MethodView):
     @blp.response(200, AccountSchema)
-    @blp.alt_response(401, description="unauthenticated")
+    @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """The caller's account."""
         return _account(current_account())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import Response, request
 from flask.views import MethodView
@@ -15,7 +15,7 @@ from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
 from king_game import render
 from king_game.context import current_account, current_player, game
 from king_game.limits import limiter, move_limit
-from king_game.problems import Problem
+from king_game.problems import Problem, problem_doc
 from king_game.resources.matches.schemas import (
     EventsQuerySchema,
     EventsSchema,
@@ -71,9 +71,9 @@ def _move_of(body: dict[str, Any]) -> Move:
 class MatchView(MethodView):
     @blp.response(200, MatchSchema)
     @blp.alt_response(304, description="Not modified (If-None-Match matched the ETag)")
-    @blp.alt_response(401, description="unauthenticated")
-    @blp.alt_response(403, description="not_seated")
-    @blp.alt_response(404, description="not_found")
+    @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 403, "not_seated")
+    @problem_doc(blp, 404, "not_found")
     def get(self, match_id: str) -> Any:
         """The match as your seat sees it: your cards, the table, scores, whose turn, your
         legal cards or allowed contracts, and the clocks with the server's time.
@@ -95,16 +95,16 @@ class MatchView(MethodView):
 
 @blp.route("/matches/<match_id>/moves")
 class MovesView(MethodView):
-    decorators = [limiter.limit(move_limit, override_defaults=True)]
+    decorators: ClassVar[list[Any]] = [limiter.limit(move_limit, override_defaults=True)]
 
     @blp.arguments(MoveSchema)
     @blp.response(200, MoveResultSchema)
-    @blp.alt_response(401, description="unauthenticated")
-    @blp.alt_response(403, description="not_seated")
-    @blp.alt_response(404, description="not_found")
-    @blp.alt_response(409, description=MOVE_ERRORS)
-    @blp.alt_response(422, description="validation_failed, illegal_card, contract_unavailable")
-    @blp.alt_response(429, description="rate_limited")
+    @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 403, "not_seated")
+    @problem_doc(blp, 404, "not_found")
+    @problem_doc(blp, 409, MOVE_ERRORS)
+    @problem_doc(blp, 422, "validation_failed, illegal_card, contract_unavailable")
+    @problem_doc(blp, 429, "rate_limited")
     def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Choose a contract (with trump for Koz) or play a card.
 
@@ -129,9 +129,9 @@ class MovesView(MethodView):
 class ResignView(MethodView):
     @blp.arguments(ResignSchema)
     @blp.response(200, MoveResultSchema)
-    @blp.alt_response(401, description="unauthenticated")
-    @blp.alt_response(403, description="not_seated")
-    @blp.alt_response(409, description="match_over, stale_version, seat_forfeited")
+    @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 403, "not_seated")
+    @problem_doc(blp, 409, "match_over, stale_version, seat_forfeited")
     def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Resign. Live: you are ranked last and a bot finishes your seat. Against the
         computer: the match ends (aborted)."""
@@ -148,8 +148,8 @@ class ResignView(MethodView):
 class EventsView(MethodView):
     @blp.arguments(EventsQuerySchema, location="query")
     @blp.response(200, EventsSchema)
-    @blp.alt_response(401, description="unauthenticated")
-    @blp.alt_response(404, description="not_found")
+    @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 404, "not_found")
     def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Long-poll: the public events after ``after``, waiting up to ``wait`` seconds (at
         most 25) for the first one. Events never carry a seat's cards."""
@@ -177,8 +177,8 @@ def _page(events: list[dict[str, Any]], after: int) -> dict[str, Any]:
 class StreamView(MethodView):
     @blp.arguments(StreamQuerySchema, location="query")
     @blp.response(200, EventsSchema, content_type="application/x-ndjson")
-    @blp.alt_response(401, description="unauthenticated")
-    @blp.alt_response(404, description="not_found")
+    @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 404, "not_found")
     def get(self, query: dict[str, Any], match_id: str) -> Response:
         """Stream the events as NDJSON, one JSON object a line, from ``after`` on.
 
@@ -224,8 +224,8 @@ class StreamView(MethodView):
 @blp.route("/matches/<match_id>/fairness")
 class FairnessView(MethodView):
     @blp.response(200, TranscriptSchema)
-    @blp.alt_response(404, description="not_found")
-    @blp.alt_response(409, description="match_not_over: seeds are revealed at the end")
+    @problem_doc(blp, 404, "not_found")
+    @problem_doc(blp, 409, "match_not_over: seeds are revealed at the end")
     def get(self, match_id: str) -> dict[str, Any]:
         """The KINGDEAL-v1 transcript of an ended (finished or aborted) match: the server
         seed, every client seed, and every hand's contract and plays in order. Public."""
@@ -235,7 +235,7 @@ class FairnessView(MethodView):
 @blp.route("/me/matches")
 class MyMatchesView(MethodView):
     @blp.response(200, MyMatchesSchema)
-    @blp.alt_response(401, description="unauthenticated")
+    @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """Your active matches (where it is your turn first, then the nearest deadline) and
         your recent ones: the entry point of a client that reconnects."""

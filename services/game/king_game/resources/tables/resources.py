@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 
 from king_game import render
 from king_game.context import current_account, current_player, game
-from king_game.problems import Problem
+from king_game.problems import Problem, problem_doc
 from king_game.resources.tables.schemas import (
     JoinSchema,
     LobbySchema,
@@ -24,7 +24,7 @@ blp = Blueprint("tables", __name__, url_prefix="/v1", description="Tables, seats
 @blp.route("/tables")
 class TablesView(MethodView):
     @blp.response(200, LobbySchema)
-    @blp.alt_response(401, description="unauthenticated")
+    @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """The lobby: live tables that wait for players, oldest first."""
         current_account()
@@ -32,8 +32,8 @@ class TablesView(MethodView):
 
     @blp.arguments(TableCreateSchema)
     @blp.response(201, TableSchema)
-    @blp.alt_response(401, description="unauthenticated")
-    @blp.alt_response(422, description="validation_failed, bad_seed")
+    @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 422, "validation_failed, bad_seed")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a table; you take a seat at once. A computer table starts at once.
 
@@ -55,8 +55,8 @@ class TablesView(MethodView):
 @blp.route("/tables/<table_id>")
 class TableView(MethodView):
     @blp.response(200, TableSchema)
-    @blp.alt_response(401, description="unauthenticated")
-    @blp.alt_response(404, description="not_found")
+    @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 404, "not_found")
     def get(self, table_id: str) -> dict[str, Any]:
         """One table: its seats, status and deal commitment."""
         current_account()
@@ -68,10 +68,10 @@ class TableView(MethodView):
 class SeatsView(MethodView):
     @blp.arguments(JoinSchema)
     @blp.response(201, SeatedSchema)
-    @blp.alt_response(401, description="unauthenticated")
-    @blp.alt_response(404, description="not_found")
-    @blp.alt_response(409, description="seat_taken, table_full, already_seated")
-    @blp.alt_response(422, description="validation_failed, bad_seed")
+    @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 404, "not_found")
+    @problem_doc(blp, 409, "seat_taken, table_full, already_seated")
+    @problem_doc(blp, 422, "validation_failed, bad_seed")
     def post(self, body: dict[str, Any], table_id: str) -> dict[str, Any]:
         """Take a seat (a given one or any free one) with your client seed."""
         record, _ = game().store.load(table_id)
@@ -86,9 +86,9 @@ class SeatsView(MethodView):
 @blp.route("/tables/<table_id>/seats/me")
 class MySeatView(MethodView):
     @blp.response(200, TableSchema)
-    @blp.alt_response(401, description="unauthenticated")
-    @blp.alt_response(403, description="not_seated")
-    @blp.alt_response(409, description="table_started")
+    @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 403, "not_seated")
+    @problem_doc(blp, 409, "table_started")
     def delete(self, table_id: str) -> dict[str, Any]:
         """Leave a table before its match starts (an empty table closes)."""
         return render.table(game().store.leave(table_id, current_player()))

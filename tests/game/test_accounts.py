@@ -1,0 +1,67 @@
+"""Accounts and tokens: sign-up, guests, log-in, "me", revocation."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from .helpers import signup
+
+pytestmark = pytest.mark.integration
+
+
+def test_sign_up_log_in_and_read_me(client):
+    name = f"ayse{uuid.uuid4().hex[:6]}"
+    signup(client, name, password="correct horse")
+    login = client.post("/v1/tokens", json={"name": name.upper(), "password": "correct horse"})
+    assert login.status_code == 201
+    token = login.get_json()["token"]
+    me = client.get("/v1/me", headers={"Authorization": f"Bearer {token}"})
+    assert me.status_code == 200 and me.get_json()["name"] == name
+    assert me.get_json()["is_guest"] is False
+
+
+def test_a_guest_has_only_a_name(client):
+    guest = signup(client, password=None)
+    me = client.get("/v1/me", headers=guest["headers"]).get_json()
+    assert me["is_guest"] is True and me["is_bot"] is False
+
+
+def test_bot_accounts_are_flagged(client):
+    response = client.post(
+        "/v1/accounts",
+        json={"name": f"bot{uuid.uuid4().hex[:6]}", "password": "a bot's password", "is_bot": True},
+    )
+    assert response.get_json()["account"]["is_bot"] is True
+
+
+def test_a_revoked_token_stops_working(client):
+    player = signup(client)
+    assert client.get("/v1/me", headers=player["headers"]).status_code == 200
+    assert client.delete("/v1/tokens/current", headers=player["headers"]).status_code == 204
+    after = client.get("/v1/me", headers=player["headers"])
+    assert after.status_code == 401 and after.get_json()["code"] == "unauthenticated"
+
+
+def test_passwords_and_tokens_are_stored_hashed(client, app):
+    player = signup(client, password="correct horse")
+    pool = app.extensions["king_game"].accounts.pool
+    with pool.connection() as conn:
+        row = conn.execute(
+            "SELECT password_hash FROM game.players WHERE id = %s", (player["id"],)
+        ).fetchone()
+        tokens = conn.execute(
+            "SELECT token_hash FROM game.tokens WHERE player_id = %s", (player["id"],)
+        ).fetchall()
+    assert row[0].startswith("$argon2id$") and "correct horse" not in row[0]
+    assert all(player["token"].encode() not in bytes(t[0]) for t in tokens)
+
+
+def test_a_taken_name_and_a_wrong_password_are_refused(client):
+    name = f"cem{uuid.uuid4().hex[:6]}"
+    signup(client, name)
+    again = client.post("/v1/accounts", json={"name": name, "password": "other password"})
+    assert again.status_code == 409 and again.get_json()["code"] == "name_taken"
+    wrong = client.post("/v1/tokens", json={"name": name, "password": "wrong password"})
+    assert wrong.status_code == 401 and wrong.get_json()["code"] == "invalid_credentials"

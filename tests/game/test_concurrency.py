@@ -1,0 +1,110 @@
+"""Concurrency and restarts: a move sent twice at once applies once, an Idempotency-Key retry
+gets the first answer, two service processes serving one match agree, and a restart of the
+service mid-match loses nothing."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from king_game.app import create_app
+
+from .helpers import choose_move, signup
+from .test_live_match import open_live_table
+
+pytestmark = pytest.mark.integration
+
+
+def turn_of(client, match_id, players):
+    look = client.get(f"/v1/matches/{match_id}", headers=players[0]["headers"]).get_json()
+    turn = look["clock"]["turn"]
+    mine = client.get(f"/v1/matches/{match_id}", headers=players[turn]["headers"]).get_json()
+    return players[turn], mine
+
+
+def test_the_same_move_sent_twice_at_once_applies_once(app, client):
+    players = [signup(client) for _ in range(4)]
+    match_id = open_live_table(client, players)["id"]
+    player, mine = turn_of(client, match_id, players)
+    move = choose_move(mine["view"])
+    answers: list[int] = []
+
+    def send() -> None:
+        response = app.test_client().post(
+            f"/v1/matches/{match_id}/moves",
+            json={**move, "version": mine["version"]},
+            headers=player["headers"],
+        )
+        answers.append(response.status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [200, 409, 409, 409, 409]
+    after = client.get(f"/v1/matches/{match_id}", headers=player["headers"]).get_json()
+    assert after["version"] == mine["version"] + 1
+
+
+def test_a_retry_with_the_same_idempotency_key_gets_the_first_answer(client):
+    players = [signup(client) for _ in range(4)]
+    match_id = open_live_table(client, players)["id"]
+    player, mine = turn_of(client, match_id, players)
+    move = choose_move(mine["view"])
+    headers = {**player["headers"], "Idempotency-Key": "retry-me"}
+    first = client.post(f"/v1/matches/{match_id}/moves", json=move, headers=headers)
+    second = client.post(f"/v1/matches/{match_id}/moves", json=move, headers=headers)
+    assert first.status_code == second.status_code == 200
+    assert first.get_json() == second.get_json()
+    after = client.get(f"/v1/matches/{match_id}", headers=player["headers"]).get_json()
+    assert after["version"] == mine["version"] + 1
+    reused = client.post(f"/v1/matches/{match_id}/moves", json={"card": "2C"}, headers=headers)
+    assert reused.status_code == 422 and reused.get_json()["code"] == "idempotency_key_reused"
+
+
+def test_two_service_processes_serving_one_match_stay_consistent(settings, client):
+    other = create_app(settings).test_client()  # a second copy: its own pools and store
+    players = [signup(client) for _ in range(4)]
+    match_id = open_live_table(client, players)["id"]
+    for n in range(40):
+        service = client if n % 2 else other
+        player, mine = turn_of(service, match_id, players)
+        response = service.post(
+            f"/v1/matches/{match_id}/moves",
+            json={**choose_move(mine["view"], n), "version": mine["version"]},
+            headers=player["headers"],
+        )
+        assert response.status_code == 200, response.get_json()
+    a = client.get(f"/v1/matches/{match_id}", headers=players[0]["headers"]).get_json()
+    b = other.get(f"/v1/matches/{match_id}", headers=players[0]["headers"]).get_json()
+    assert a["version"] == b["version"] and a["view"] == b["view"]
+    events = client.get(
+        f"/v1/matches/{match_id}/events?after=0", headers=players[0]["headers"]
+    ).get_json()["events"]
+    played = [e for e in events if e["type"] in ("card_played", "contract_chosen")]
+    assert len(played) == 40
+
+
+def test_restarting_the_service_mid_match_loses_nothing(settings):
+    first = create_app(settings).test_client()
+    players = [signup(first) for _ in range(4)]
+    match_id = open_live_table(first, players)["id"]
+    for n in range(10):
+        player, mine = turn_of(first, match_id, players)
+        first.post(
+            f"/v1/matches/{match_id}/moves",
+            json=choose_move(mine["view"], n),
+            headers=player["headers"],
+        )
+    before = first.get(f"/v1/matches/{match_id}", headers=players[0]["headers"]).get_json()
+    del first  # the old process is gone; a new one starts from the environment alone
+    restarted = create_app(settings).test_client()
+    after = restarted.get(f"/v1/matches/{match_id}", headers=players[0]["headers"]).get_json()
+    assert after["version"] == before["version"] and after["view"] == before["view"]
+    player, mine = turn_of(restarted, match_id, players)
+    moved = restarted.post(
+        f"/v1/matches/{match_id}/moves", json=choose_move(mine["view"]), headers=player["headers"]
+    )
+    assert moved.status_code == 200

@@ -1,0 +1,298 @@
+"""Every error code, produced by a bad request; every error is problem+json and changes
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from king_game.app import create_app
+
+from .conftest import make_settings
+from .helpers import choose_move, signup
+from .test_live_match import open_live_table
+
+pytestmark = pytest.mark.integration
+
+
+def problem(response, status, code):
+    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["code"] == code and body["status"] == status
+    assert {"type", "title", "detail"} <= body.keys()
+    return body
+
+
+@pytest.fixture
+def live(client):
+    players = [signup(client) for _ in range(4)]
+    table = open_live_table(client, players)
+    return table["id"], players
+
+
+def view(client, match_id, player):
+    return client.get(f"/v1/matches/{match_id}", headers=player["headers"]).get_json()
+
+
+def mover(client, match_id, players):
+    turn = view(client, match_id, players[0])["clock"]["turn"]
+    return turn, players[turn]
+
+
+def test_validation_failed_names_the_fields(client):
+    player = signup(client)
+    body = problem(
+        client.post("/v1/tables", json={"mode": "solo", "hands": 9}, headers=player["headers"]),
+        422,
+        "validation_failed",
+    )
+    assert set(body["errors"]) == {"mode", "hands"}
+    body = problem(client.post("/v1/accounts", json={}), 422, "validation_failed")
+    assert "name" in body["errors"]
+
+
+def test_bad_seed(client):
+    player = signup(client)
+    body = problem(
+        client.post(
+            "/v1/tables", json={"mode": "live", "client_seed": "z" * 64}, headers=player["headers"]
+        ),
+        422,
+        "bad_seed",
+    )
+    assert "client_seed" in body["errors"]
+
+
+def test_unauthenticated(client):
+    problem(client.get("/v1/me"), 401, "unauthenticated")
+    problem(client.get("/v1/me", headers={"Authorization": "Bearer nope"}), 401, "unauthenticated")
+
+
+def test_not_found(client):
+    player = signup(client)
+    problem(client.get("/v1/matches/not-a-uuid", headers=player["headers"]), 404, "not_found")
+    problem(
+        client.get("/v1/tables/00000000-0000-0000-0000-000000000000", headers=player["headers"]),
+        404,
+        "not_found",
+    )
+
+
+def test_forbidden_for_a_stranger_and_on_a_computer_table(client, live):
+    match_id, _ = live
+    stranger = signup(client)
+    problem(client.get(f"/v1/matches/{match_id}", headers=stranger["headers"]), 403, "not_seated")
+    owner = signup(client)
+    table = client.post("/v1/tables", json={"mode": "computer"}, headers=owner["headers"])
+    problem(
+        client.post(
+            f"/v1/tables/{table.get_json()['id']}/seats", json={}, headers=stranger["headers"]
+        ),
+        403,
+        "forbidden",
+    )
+
+
+def test_one_player_cannot_act_for_another_seat(client, live):
+    match_id, players = live
+    turn, _ = mover(client, match_id, players)
+    other = players[(turn + 1) % 4]
+    before = view(client, match_id, other)["version"]
+    problem(
+        client.post(
+            f"/v1/matches/{match_id}/moves", json={"move": "queens"}, headers=other["headers"]
+        ),
+        409,
+        "not_your_turn",
+    )
+    assert view(client, match_id, other)["version"] == before
+
+
+def test_contract_unavailable_and_illegal_card(client, live):
+    match_id, players = live
+    _, player = mover(client, match_id, players)
+    mine = view(client, match_id, player)
+    allowed = {c["move"] for c in mine["view"]["allowed_contracts"]}
+    # In an 8-hand match each player picks one penalty and one Koz: pick the penalty...
+    penalty = next(m for m in sorted(allowed) if not m.startswith("trump"))
+    assert (
+        client.post(
+            f"/v1/matches/{match_id}/moves", json={"move": penalty}, headers=player["headers"]
+        ).status_code
+        == 200
+    )
+    # ...then find a card that breaks a rule, if this deal has one for the next player.
+    for _ in range(8):
+        _turn, player = mover(client, match_id, players)
+        mine = view(client, match_id, player)
+        illegal = set(mine["view"]["my_cards"]) - set(mine["view"]["legal_cards"])
+        if illegal:
+            body = problem(
+                client.post(
+                    f"/v1/matches/{match_id}/moves",
+                    json={"card": sorted(illegal)[0]},
+                    headers=player["headers"],
+                ),
+                422,
+                "illegal_card",
+            )
+            assert body["details"]["rule"]
+            break
+        client.post(
+            f"/v1/matches/{match_id}/moves",
+            json=choose_move(mine["view"]),
+            headers=player["headers"],
+        )
+    else:
+        pytest.skip("no card of this deal broke a rule in the first tricks")
+
+
+def test_contract_unavailable(client, live):
+    match_id, players = live
+    # Hand 0 is declared by seat 0; a penalty contract is capped at one use per 8-hand match.
+    first = view(client, match_id, players[0])
+    penalty = next(
+        m["move"] for m in first["view"]["allowed_contracts"] if m["contract"] != "trump"
+    )
+    client.post(
+        f"/v1/matches/{match_id}/moves", json={"move": penalty}, headers=players[0]["headers"]
+    )
+    # Play hand 0 out, then seat 1 declares hand 1 and asks for the used contract.
+    for n in range(60):
+        _turn, player = mover(client, match_id, players)
+        mine = view(client, match_id, player)
+        if mine["view"]["allowed_contracts"]:
+            break
+        client.post(
+            f"/v1/matches/{match_id}/moves",
+            json=choose_move(mine["view"], n),
+            headers=player["headers"],
+        )
+    body = problem(
+        client.post(
+            f"/v1/matches/{match_id}/moves", json={"move": penalty}, headers=player["headers"]
+        ),
+        422,
+        "contract_unavailable",
+    )
+    assert body["details"]["reason"] == "cap" and body["details"]["allowed"]
+
+
+def test_bad_move_text_and_trump_required(client, live):
+    match_id, players = live
+    problem(
+        client.post(
+            f"/v1/matches/{match_id}/moves",
+            json={"move": "nonsense"},
+            headers=players[0]["headers"],
+        ),
+        422,
+        "unknown_contract",
+    )
+    problem(
+        client.post(
+            f"/v1/matches/{match_id}/moves",
+            json={"contract": "trump"},
+            headers=players[0]["headers"],
+        ),
+        422,
+        "trump_required",
+    )
+    body = problem(
+        client.post(
+            f"/v1/matches/{match_id}/moves",
+            json={"card": "QH", "move": "QH"},
+            headers=players[0]["headers"],
+        ),
+        422,
+        "validation_failed",
+    )
+    assert "move" in body["errors"]
+
+
+def test_stale_version_gives_the_current_version(client, live):
+    match_id, players = live
+    mine = view(client, match_id, players[0])
+    move = choose_move(mine["view"])
+    body = problem(
+        client.post(
+            f"/v1/matches/{match_id}/moves",
+            json={**move, "version": mine["version"] - 1},
+            headers=players[0]["headers"],
+        ),
+        409,
+        "stale_version",
+    )
+    assert body["current_version"] == mine["version"]
+
+
+def test_seat_taken_and_table_full(client):
+    players = [signup(client) for _ in range(5)]
+    table = client.post(
+        "/v1/tables", json={"mode": "live"}, headers=players[0]["headers"]
+    ).get_json()
+    problem(
+        client.post(
+            f"/v1/tables/{table['id']}/seats", json={"seat": 0}, headers=players[1]["headers"]
+        ),
+        409,
+        "seat_taken",
+    )
+    for player in players[1:4]:
+        client.post(f"/v1/tables/{table['id']}/seats", json={}, headers=player["headers"])
+    problem(
+        client.post(f"/v1/tables/{table['id']}/seats", json={}, headers=players[4]["headers"]),
+        409,
+        "table_full",
+    )
+
+
+def test_match_over(client):
+    player = signup(client)
+    table = client.post(
+        "/v1/tables", json={"mode": "computer"}, headers=player["headers"]
+    ).get_json()
+    resigned = client.post(f"/v1/matches/{table['id']}/resign", json={}, headers=player["headers"])
+    assert resigned.status_code == 200
+    problem(
+        client.post(
+            f"/v1/matches/{table['id']}/moves", json={"move": "queens"}, headers=player["headers"]
+        ),
+        409,
+        "match_over",
+    )
+    assert client.get(f"/v1/matches/{table['id']}/fairness").status_code == 200
+
+
+def test_payload_too_large(client):
+    player = signup(client)
+    problem(
+        client.post(
+            "/v1/tables",
+            data="x" * 40_000,
+            content_type="application/json",
+            headers=player["headers"],
+        ),
+        413,
+        "payload_too_large",
+    )
+
+
+def test_rate_limited_with_retry_after(settings):
+    strict = create_app(make_settings(settings, rate_default="3/minute"))
+    client = strict.test_client()
+    player = signup(client)
+    statuses = [client.get("/v1/me", headers=player["headers"]) for _ in range(5)]
+    limited = [r for r in statuses if r.status_code == 429]
+    assert limited
+    problem(limited[0], 429, "rate_limited")
+    assert int(limited[0].headers["Retry-After"]) >= 1
+
+
+def test_malformed_json_is_a_problem_not_a_crash(client):
+    player = signup(client)
+    response = client.post(
+        "/v1/tables", data="{not json", content_type="application/json", headers=player["headers"]
+    )
+    assert response.status_code in (400, 422)
+    assert response.mimetype == "application/problem+json"
