@@ -1,0 +1,47 @@
+"""Gunicorn settings for the game service (``gunicorn -c deploy/gunicorn_game.py
+'king_game.app:create_app()'``).
+
+Worker class: **gevent**. The game API has two kinds of traffic. Most requests are short (read
+a view, play a card: a millisecond or two of CPU and two Redis round trips). But every player
+also keeps a request *open* for minutes: a long-poll (up to 25 s) or an NDJSON stream that
+lasts the whole match. With ``gthread`` each open request pins one OS thread for its whole
+life, so a worker with 8 threads is full after 8 streams and the JSON endpoints queue behind
+them; serving thousands of streams would need thousands of threads (each with its own stack and
+a share of the GIL's switching). A gevent worker runs each request in a greenlet (a few KB),
+and a greenlet waiting on Redis (``XREAD BLOCK``) or on the client's socket yields at once, so
+one worker holds thousands of idle streams while short requests keep flowing. Our code is
+I/O-bound and uses only libraries that cooperate with gevent's monkey-patching (redis-py over
+patched sockets; psycopg 3 waits through the patched ``select``). The CPU work per request (the
+rules engine) is small and never blocks a greenlet for long.
+
+Every value can be overridden from the environment.
+"""
+
+from __future__ import annotations
+
+import os
+
+bind = os.environ.get("GAME_BIND", "0.0.0.0:8000")
+
+# Two workers per core: the CPU-bound part (JSON, the engine) is spread over the cores; the
+# waiting part is gevent's.
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gevent"
+# Open connections per worker (streams and long-polls included) before gunicorn stops
+# accepting more on that worker.
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "5000"))
+
+# The app is created in each worker after gevent has patched it (no preload): Redis and
+# Postgres pools must not be shared across fork, and they must be made with patched sockets.
+preload_app = False
+
+# A request busy this long without yielding is stuck. Streams yield (heartbeats), so they are
+# not affected; they end themselves after GAME_STREAM_MAX_S and clients reconnect with after=.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "30"))
+
+# Logs to stderr; the access log is off by default (a line per move is noise at 1,000 moves/s).
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "warning")
