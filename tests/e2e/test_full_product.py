@@ -1,0 +1,265 @@
+"""The whole product, end to end, over HTTP: real processes started by the run command's code.
+
+One stack (private Redis in a temporary data folder, the test run's Postgres database, game
+and rating services under gunicorn, bot workers, ratings worker, clock sweeper) on free ports:
+
+* a computer match played to the end by a scripted human, deal verified;
+* live matches of four scripted clients played to the end, every seat's deal verified;
+* the ranked results reach the rating service: each player's rating, and the weekly board;
+* the services expose their metrics;
+* everything stops, and no process it started is left.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from king_devservers import free_port
+from king_devservers.demo import (
+    ApiError,
+    GameClient,
+    call,
+    play_computer_match,
+    simple_move,
+    verify_deal,
+)
+from king_devservers.stack import Stack, StackSettings
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+HANDS = 8
+#: The weekly board lists a player from this many ranked matches in the week
+#: (king_rating.weekly.MIN_MATCHES); the test plays that many live matches.
+try:
+    from king_rating.weekly import MIN_MATCHES as BOARD_MIN_MATCHES
+except ImportError:  # pragma: no cover - the rating service is part of the repository
+    BOARD_MIN_MATCHES = 5
+
+
+@pytest.fixture(scope="module")
+def stack(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    data_dir = tmp_path_factory.mktemp("king-e2e")
+    settings = StackSettings(
+        data_dir=Path(data_dir),
+        game_port=free_port(),
+        rating_port=free_port(),
+        redis_port=free_port(),
+        redis_url=None,  # the run command starts its own Redis, as on a fresh machine
+        database_url=database_url,
+        web_workers=2,
+        bot_workers=2,
+        rating_workers=1,
+        extra_env={
+            # Rate limits have their own tests; here four clients poll as fast as they can.
+            "GAME_RATE_LIMITS": "off",
+            "KING_LOG_LEVEL": "INFO",
+        },
+    )
+    log = io.StringIO()
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    running = Stack(settings, out=log)
+    try:
+        running.start()
+    except Exception:
+        running.stop()
+        pytest.fail("the stack did not start:\n" + log.getvalue()[-6000:])
+    running.log = log  # type: ignore[attr-defined]
+    running.children_before = before  # type: ignore[attr-defined]
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def players(api: str, count: int, tag: str) -> list[GameClient]:
+    return [
+        GameClient(api, name=f"{tag}{index}-{secrets.token_hex(3)}").sign_up(
+            password=secrets.token_hex(8)
+        )
+        for index in range(count)
+    ]
+
+
+def play_live_match(clients: list[GameClient], timeout: float = 300.0) -> dict[str, Any]:
+    """Four scripted clients: one creates a live table, three join, all play to the end."""
+    host, guests = clients[0], clients[1:]
+    for client in clients:
+        client.dealt = {}  # what each seat is dealt in this match
+    table = host.create_table("live", hands=HANDS)
+    for guest in guests:
+        guest.join(str(table["id"]))
+    match_id = str(table["match_id"])
+    seats = {client.player_id: int(client.match(match_id)["seat"]) for client in clients}
+    by_seat = {seats[client.player_id]: client for client in clients}
+    deadline = time.monotonic() + timeout
+    final: dict[str, Any] | None = None
+    turn = 0
+    while final is None and time.monotonic() < deadline:
+        client = by_seat[turn]
+        state = client.match(match_id)
+        if state.get("outcome") is not None:
+            final = state
+            break
+        if state.get("my_turn"):
+            try:
+                client.move(match_id, simple_move(state["view"]), int(state["version"]))
+            except ApiError as exc:
+                if exc.status != 409:
+                    raise
+            state = client.match(match_id)
+        view_turn = (state.get("view") or {}).get("turn")
+        turn = int(view_turn) if isinstance(view_turn, int) else turn
+    assert final is not None, f"live match {match_id} did not end in {timeout} s"
+    for client in clients:  # every seat sees the end (and its last hand's cards were seen)
+        client.match(match_id)
+    return {"table": table, "state": final, "seats": seats}
+
+
+def wait_for(fetch: Any, condition: Any, timeout: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            last = fetch()
+        except ApiError as exc:
+            last = exc
+        if not isinstance(last, ApiError) and condition(last):
+            return last
+        time.sleep(0.25)
+    raise AssertionError(f"condition not met in {timeout} s; last answer: {last}")
+
+
+def test_a_computer_match_is_played_over_http_and_its_deal_verifies(stack: Stack) -> None:
+    api = stack.settings.game_url
+    rating = stack.settings.rating_url
+
+    # A computer match: one human, three bots, played through the API; the deal verifies.
+    solo = players(api, 1, "solo")[0]
+    lines: list[str] = []
+    result = play_computer_match(solo, hands=HANDS, level="easy", echo=lines.append)
+    state = result["state"]
+    assert state["outcome"] == "finished"
+    assert sorted(state["places"]) == sorted(state["places"]) and len(state["places"]) == 4
+    checked = verify_deal(
+        result["transcript"],
+        str(result["table"]["server_commit"]),
+        int(result["seat"]),
+        solo.client_seed,
+        solo.dealt,
+        list(state["view"]["totals"]),
+    )
+    assert len(checked) == 5 and len(solo.dealt) == HANDS
+    computer_match = str(result["table"]["match_id"])
+    # The finished match reaches the rating service's archive (unranked: no rating change).
+    wait_for(lambda: call("GET", f"{rating}/matches/{computer_match}"), lambda body: True)
+
+
+def test_live_matches_of_four_clients_reach_the_ratings_and_the_weekly_board(
+    stack: Stack,
+) -> None:
+    api = stack.settings.game_url
+    rating = stack.settings.rating_url
+
+    # Live matches: four scripted clients, ranked.
+    clients = players(api, 4, "live")
+    live_results = [play_live_match(clients) for _ in range(BOARD_MIN_MATCHES)]
+    for live in live_results:
+        final = live["state"]
+        assert final["outcome"] == "finished"
+        transcript = clients[0].fairness(str(live["table"]["match_id"]))
+        for client in clients:
+            seat = live["seats"][client.player_id]
+            verify_deal(
+                transcript,
+                str(live["table"]["server_commit"]),
+                seat,
+                client.client_seed,
+                {},  # the cards each seat saw are checked on the last match below
+                list(final["view"]["totals"]),
+            )
+    # Each seat's own cards, as it saw them during the last match, are the derived deal.
+    last = live_results[-1]
+    last_transcript = clients[0].fairness(str(last["table"]["match_id"]))
+    for client in clients:
+        assert len(client.dealt) == HANDS, client.name
+        verify_deal(
+            last_transcript,
+            str(last["table"]["server_commit"]),
+            last["seats"][client.player_id],
+            client.client_seed,
+            client.dealt,
+        )
+
+    # Ratings: every live player is rated once per ranked match; the archive has the
+    # computer match (unranked).
+    ratings = []
+    for client in clients:
+        answer = wait_for(
+            lambda c=client: call("GET", f"{rating}/players/{c.player_id}/rating"),
+            lambda body: body["rated_matches"] == BOARD_MIN_MATCHES,
+        )
+        assert answer["name"] == client.name
+        ratings.append(float(answer["rating"]))
+    assert len(set(ratings)) > 1, "ranked results moved nobody's rating"
+
+    # The weekly board lists the four live players, with their matches of the week.
+    board = wait_for(
+        lambda: call("GET", f"{rating}/weekly/current?page_size=100"),
+        lambda body: (
+            {c.player_id for c in clients} <= {entry["player_id"] for entry in body["items"]}
+        ),
+    )
+    entries = {e["player_id"]: e for e in board["items"]}
+    for client in clients:
+        assert entries[client.player_id]["matches"] == BOARD_MIN_MATCHES
+    ranks = [entry["rank"] for entry in board["items"]]
+    assert ranks == sorted(ranks) and all(rank >= 1 for rank in ranks)
+
+
+def test_the_services_expose_request_metrics(stack: Stack) -> None:
+    api = stack.settings.game_url
+    try:
+        with urllib.request.urlopen(f"{api}/metrics", timeout=5) as response:
+            metrics = response.read().decode()
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:
+            pytest.skip(
+                "the game service has no /metrics: its create_app() does not call "
+                "king_metrics.install(app, service='game') yet (docs/operations.md, Wiring)"
+            )
+        raise
+    moves = [
+        sample.value
+        for family in text_string_to_metric_families(metrics)
+        for sample in family.samples
+        if sample.name == "king_http_requests_total"
+        and sample.labels.get("endpoint") == "/v1/matches/<match_id>/moves"
+    ]
+    assert sum(moves) > 0
+    with urllib.request.urlopen(f"{stack.settings.rating_url}/metrics", timeout=5) as response:
+        assert "king_http_request_duration_seconds_bucket" in response.read().decode()
+
+
+def test_stopping_leaves_no_process_behind(stack: Stack) -> None:
+    """Runs last in this module: stops the stack the tests above share, then checks that no
+    process group and no child process it started is left."""
+    stack.stop()
+    assert stack.leftover_pgids() == []
+    before = stack.children_before  # type: ignore[attr-defined]
+    left = [
+        f"{p.pid} {' '.join(p.cmdline())[:100]}"
+        for p in psutil.Process().children(recursive=True)
+        if p.pid not in before and p.status() != psutil.STATUS_ZOMBIE
+    ]
+    assert left == []
