@@ -53,6 +53,7 @@ from . import eventcodec, fairness
 from .errors import MatchError, StaleVersion
 from .finished_match import FinishedMatch, SeatResult, format_utc
 from .jobs import Enqueuer, JobSpec, NoQueue, bot_turn_job, finished_match_job
+from .notify import EventNotifier
 from .record import BOT_LEVELS, MODES, MatchRecord, Seat
 from .settings import MatchSettings
 
@@ -62,7 +63,7 @@ _COMMIT = """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
 if cur ~= tonumber(ARGV[1]) then return {0, cur, 0} end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-for i = 14, #ARGV do
+for i = 15, #ARGV do
   seq = seq + 1
   redis.call('XADD', KEYS[3], seq .. '-0', 'e', ARGV[i])
 end
@@ -83,6 +84,7 @@ if ARGV[11] ~= '' then
   redis.call('EXPIRE', KEYS[3], ARGV[11])
 end
 if ARGV[13] ~= '' then redis.call('XTRIM', KEYS[3], 'MINID', ARGV[13] .. '-0') end
+if ARGV[14] ~= '' and #ARGV >= 15 then redis.call('PUBLISH', ARGV[14], seq) end
 return {1, cur + 1, seq}
 """
 
@@ -191,9 +193,13 @@ class MatchStore:
         enqueuer: Enqueuer | None = None,
         clock: Callable[[], float] = time.time,
         blocking_redis: Redis | None = None,
+        notifier: EventNotifier | None = None,
     ) -> None:
         self.redis = redis
         self.blocking_redis = blocking_redis or redis
+        #: Wakes waiting readers from one Pub/Sub connection; without it a waiting reader
+        #: holds a Redis connection in XREAD BLOCK.
+        self.notifier = notifier
         self.settings = settings or MatchSettings()
         self.enqueuer: Enqueuer = enqueuer or NoQueue()
         self.clock = clock
@@ -291,11 +297,22 @@ class MatchStore:
     ) -> list[dict[str, Any]]:
         """Public events with ``seq > after``, oldest first; waits up to ``block_ms`` for one."""
         key = self.events_key(match_id)
-        start = f"{after + 1}-0"
-        entries: Any = self.redis.xrange(key, min=start, count=count)
-        if not entries and block_ms > 0:
+        entries: Any
+        if block_ms > 0 and self.notifier is not None:
+            deadline = time.monotonic() + block_ms / 1000
+            with self.notifier.watching(match_id):
+                while True:
+                    entries = self.redis.xrange(key, min=f"{after + 1}-0", count=count)
+                    left = deadline - time.monotonic()
+                    if entries or left <= 0:
+                        break
+                    self.notifier.wait(match_id, after, left)
+        elif block_ms > 0:
+            # One round trip: XREAD answers at once when there are entries, else waits.
             reply: Any = self.blocking_redis.xread({key: f"{after}-0"}, count=count, block=block_ms)
             entries = reply[0][1] if reply else []
+        else:
+            entries = self.redis.xrange(key, min=f"{after + 1}-0", count=count)
         out = []
         for entry_id, fields in entries:
             ident = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
@@ -879,6 +896,7 @@ class MatchStore:
             retention,
             change.now_ms + _PENDING_RETRY_MS,
             trim,
+            f"{self.prefix}evn:{match_id}",
             *payloads,
         ]
         reply: Any = self._commit(keys=keys, args=argv)

@@ -30,6 +30,7 @@ from king_game.resources.matches.resources import blp as matches_blp
 from king_game.resources.rules.resources import blp as rules_blp
 from king_game.resources.tables.resources import blp as tables_blp
 from king_match import MatchError, MatchStore, Sweeper
+from king_match.notify import EventNotifier
 
 _FIELD_CODES = {"bad_seed", "bad_table"}
 _ENGINE_INPUT = {"bad_move", "bad_card", "bad_suit", "unknown_contract"}
@@ -69,7 +70,8 @@ def create_app(
         socket_timeout=settings.longpoll_max_s + 10,
         max_connections=10_000,
     )
-    store_kwargs: dict[str, Any] = {"blocking_redis": blocking}
+    notifier = EventNotifier(redis, settings.match.key_prefix)
+    store_kwargs: dict[str, Any] = {"blocking_redis": blocking, "notifier": notifier}
     if clock is not None:
         store_kwargs["clock"] = clock
     store = MatchStore(redis, settings.match, RQEnqueuer(redis), **store_kwargs)
@@ -89,6 +91,10 @@ def create_app(
     for blueprint in (accounts_blp, tables_blp, matches_blp, rules_blp, health_blp):
         api.register_blueprint(blueprint)
     _register_errors(app)
+    # The reference web client (another package in this tree) is served by this service.
+    from king_game.web import web_blueprint
+
+    app.register_blueprint(web_blueprint)
     if settings.embedded_sweeper:
         sweeper = Sweeper(store)
         sweeper.start_thread()

@@ -1,0 +1,297 @@
+"""Load generator for the game API: N concurrent live matches, four scripted players each.
+
+It starts its own private Redis and Postgres database, the game service under gunicorn
+(``deploy/gunicorn_game.py``: gevent workers) on a free port, and then drives N live 8-hand
+matches with aiohttp clients. Each player follows its match on the NDJSON stream (one open
+stream per player, as a real client does), tracks whose turn it is from the public events and,
+on its turn, reads its view (``GET /v1/matches/{id}``) and plays the first legal move
+(``POST .../moves`` with the version it saw and an Idempotency-Key). Only the POST is timed.
+
+Printed figures (``name: value``):
+
+* ``api.moves_per_s`` — applied moves per second over the play phase;
+* ``api.move_p50_ms`` / ``api.move_p99_ms`` — POST latency percentiles;
+* ``api.move_p50_ms_first_half`` / ``_second_half`` — latency early and late in the matches;
+* ``api.redis_bytes_per_match`` — Redis ``used_memory`` mid-run minus the baseline before the
+  tables were created, divided by N (match state, event log, deadlines, token cache and rate
+  limiter counters all included).
+
+``make bench`` runs the 100-match case; ``python -m benchmarks api -- --full`` the sweep over
+10, 100 and 1,000 matches (the load generator shares the machine's cores with the service).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, round(q * (len(ordered) - 1)))
+    return ordered[index]
+
+
+class Turn:
+    """Whose turn it is, followed from the public events alone."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.finished = False
+
+    def see(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind in ("match_started", "hand_started"):
+            self.seat = event["declarer"]
+        elif kind == "contract_chosen":
+            self.seat = event["seat"]
+        elif kind == "card_played":
+            self.seat = (event["seat"] + 1) % 4
+        elif kind == "trick_won":
+            self.seat = event["seat"]
+        elif kind == "match_finished":
+            self.finished = True
+            self.seat = None
+
+
+class Load:
+    def __init__(self, base: str, matches: int, hands: int) -> None:
+        self.base = base
+        self.matches = matches
+        self.hands = hands
+        self.latencies: list[tuple[float, float]] = []  # (progress 0..1, ms)
+        self.moves = 0
+        self.errors = 0
+        self.finished = 0
+
+    async def signup(self, session: Any) -> dict[str, str]:
+        name = f"b{uuid.uuid4().hex[:8]}"
+        async with session.post(f"{self.base}/v1/accounts", json={"name": name}) as response:
+            data = await response.json()
+        return {"Authorization": f"Bearer {data['token']}"}
+
+    async def table(self, session: Any, players: list[dict[str, str]]) -> str:
+        async with session.post(
+            f"{self.base}/v1/tables",
+            json={"mode": "live", "hands": self.hands},
+            headers=players[0],
+        ) as response:
+            table = await response.json()
+        for seat, headers in enumerate(players[1:], start=1):
+            async with session.post(
+                f"{self.base}/v1/tables/{table['id']}/seats", json={"seat": seat}, headers=headers
+            ) as response:
+                await response.read()
+        return str(table["id"])
+
+    async def player(self, session: Any, match_id: str, seat: int, headers: dict[str, str]) -> None:
+        turn = Turn()
+        after = 0
+        moves = 0
+        expected_moves = self.hands * 53
+        while not turn.finished:
+            async with session.get(
+                f"{self.base}/v1/matches/{match_id}/stream?after={after}", headers=headers
+            ) as stream:
+                async for raw in stream.content:
+                    if not raw.strip():
+                        continue
+                    event = json.loads(raw)
+                    if "seq" in event:
+                        after = event["seq"]
+                    turn.see(event)
+                    if turn.finished:
+                        break
+                    if turn.seat != seat or stream.content._buffer:  # act on the latest state
+                        continue
+                    async with session.get(
+                        f"{self.base}/v1/matches/{match_id}", headers=headers
+                    ) as response:
+                        body = await response.json()
+                    if not body.get("my_turn"):
+                        continue
+                    view = body["view"]
+                    move = (
+                        {"move": view["allowed_contracts"][0]["move"]}
+                        if view["allowed_contracts"]
+                        else {"card": view["legal_cards"][0]}
+                    )
+                    started = time.perf_counter()
+                    async with session.post(
+                        f"{self.base}/v1/matches/{match_id}/moves",
+                        json={**move, "version": body["version"]},
+                        headers={**headers, "Idempotency-Key": f"{seat}-{moves}"},
+                    ) as response:
+                        await response.read()
+                        status = response.status
+                    elapsed = (time.perf_counter() - started) * 1000
+                    if status == 200:
+                        moves += 1
+                        self.moves += 1
+                        self.latencies.append((min(1.0, 4 * moves / expected_moves), elapsed))
+                    else:
+                        self.errors += 1
+        if seat == 0:
+            self.finished += 1
+
+
+async def _drive(base: str, matches: int, hands: int, redis_url: str) -> dict[str, float]:
+    import aiohttp
+    from redis import Redis
+
+    redis = Redis.from_url(redis_url)
+    load = Load(base, matches, hands)
+    timeout = aiohttp.ClientTimeout(total=None, sock_read=120)
+    connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
+    async with aiohttp.ClientSession(timeout=timeout, connector=connector) as session:
+        players = []
+        for start in range(0, matches * 4, 200):
+            batch = [load.signup(session) for _ in range(min(200, matches * 4 - start))]
+            players.extend(await asyncio.gather(*batch))
+        groups = [players[i * 4 : i * 4 + 4] for i in range(matches)]
+        # Warm the token cache (as a client's first request would) before the baseline.
+        for group in groups:
+            await asyncio.gather(*(session.get(f"{base}/v1/me", headers=h) for h in group))
+        baseline = int(redis.info("memory")["used_memory"])
+        match_ids = []
+        for start in range(0, matches, 100):
+            chunk = groups[start : start + 100]
+            match_ids.extend(await asyncio.gather(*(load.table(session, g) for g in chunk)))
+        samples: list[tuple[float, int]] = []
+        started = time.perf_counter()
+        tasks = [
+            asyncio.create_task(load.player(session, match_id, seat, group[seat]))
+            for match_id, group in zip(match_ids, groups, strict=True)
+            for seat in range(4)
+        ]
+
+        async def sample() -> None:
+            while True:
+                await asyncio.sleep(0.5)
+                if load.finished == 0:
+                    samples.append((time.perf_counter(), int(redis.info("memory")["used_memory"])))
+
+        sampler = asyncio.create_task(sample())
+        await asyncio.gather(*tasks)
+        elapsed = time.perf_counter() - started
+        sampler.cancel()
+    mid = samples[len(samples) // 2][1] if samples else baseline
+    all_ms = [ms for _, ms in load.latencies]
+    first = [ms for progress, ms in load.latencies if progress < 0.5]
+    second = [ms for progress, ms in load.latencies if progress >= 0.5]
+    return {
+        "moves_per_s": load.moves / elapsed,
+        "move_p50_ms": _percentile(all_ms, 0.5),
+        "move_p99_ms": _percentile(all_ms, 0.99),
+        "move_p50_ms_first_half": _percentile(first, 0.5),
+        "move_p50_ms_second_half": _percentile(second, 0.5),
+        "redis_bytes_per_match": (mid - baseline) / matches,
+        "moves": load.moves,
+        "rejected_moves": load.errors,
+        "seconds": elapsed,
+        "mean_ms": statistics.fmean(all_ms) if all_ms else float("nan"),
+    }
+
+
+def _wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{base}/readyz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except Exception:
+            time.sleep(0.3)
+    raise RuntimeError("the game service did not become ready")
+
+
+def run(sizes: list[int], hands: int, workers: int) -> dict[int, dict[str, float]]:
+    from king_devservers import free_port, local_postgres_database, start_redis
+    from king_game.migrate import migrate
+
+    results: dict[int, dict[str, float]] = {}
+    redis_server = start_redis()
+    try:
+        with local_postgres_database(prefix="king_bench") as database_url:
+            migrate(database_url)
+            port = free_port()
+            base = f"http://127.0.0.1:{port}"
+            env = {
+                **os.environ,
+                "REDIS_URL": redis_server.url,
+                "DATABASE_URL": database_url,
+                "KING_KEY_PREFIX": "bench:",
+                "KING_LIVE_MOVE_MS": "600000",  # load must not make anyone lose on time
+                "GAME_RATE_DEFAULT": "10000000/minute",
+                "GAME_RATE_MOVES": "10000000/minute",
+                "GAME_RATE_PER_ADDRESS": "10000000/minute",
+                "GAME_RATE_SIGNUP": "10000000/minute",
+                "GAME_EMBEDDED_SWEEPER": "on",
+                "WEB_CONCURRENCY": str(workers),
+            }
+            command = [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "-c",
+                str(ROOT / "deploy" / "gunicorn_game.py"),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "king_game.app:create_app()",
+            ]
+            process = subprocess.Popen(command, env=env, cwd=ROOT)
+            try:
+                _wait_ready(base, process)
+                for size in sizes:
+                    results[size] = asyncio.run(_drive(base, size, hands, redis_server.url))
+            finally:
+                process.terminate()
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+    finally:
+        redis_server.stop()
+    return results
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="bench_api", description=__doc__)
+    parser.add_argument("--full", action="store_true", help="sweep N = 10, 100, 1000")
+    parser.add_argument("--matches", type=int, default=100, help="concurrent matches (default 100)")
+    parser.add_argument("--hands", type=int, default=8, choices=(8, 12, 20))
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    args = parser.parse_args(argv)
+    sizes = [10, 100, 1000] if args.full else [args.matches]
+    results = run(sizes, args.hands, args.workers)
+    main_size = 100 if 100 in results else sizes[0]
+    for size, figures in results.items():
+        prefix = "api" if size == main_size else f"api.n{size}"
+        print(f"{prefix}.matches: {size}")
+        for name, value in figures.items():
+            print(
+                f"{prefix}.{name}: {value:.1f}"
+                if isinstance(value, float)
+                else f"{prefix}.{name}: {value}"
+            )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
