@@ -440,15 +440,37 @@ def components(settings: StackSettings) -> tuple[list[Component], list[Missing]]
 # --------------------------------------------------------------------------- processes
 
 
+def _live_group_members(pgid: int) -> list[int] | None:
+    """Pids of group ``pgid`` that are not zombies, from /proc (None where there is none)."""
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():
+        return None
+    members = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # "pid (comm) state ppid pgrp ...": comm may hold spaces, so split after the ")".
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
+            members.append(int(entry.name))
+    return members
+
+
 def process_group_alive(pgid: int) -> bool:
-    """True while any process of group ``pgid`` exists (zombies of others' count too)."""
+    """True while a process of group ``pgid`` is running (zombies waiting to be reaped by
+    init do not count: they hold no resources and no port)."""
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    members = _live_group_members(pgid)
+    return True if members is None else bool(members)
 
 
 _COLORS = ("36", "32", "35", "33", "34", "96", "92", "95", "93", "94")

@@ -27,7 +27,7 @@ def make_app(service: str) -> Flask:
     def boom() -> tuple[dict[str, str], int]:
         return {"code": "bad"}, 422
 
-    king_metrics.install(app, service=service)
+    king_metrics.install(app, service=service, configure_logs=False)
     return app
 
 

