@@ -66,8 +66,9 @@ class MatchRecord:
     turn_started_ms: int | None = None
     deadline_ms: int | None = None
     reserves: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    #: The event log keeps the previous hand and the current one: older entries are trimmed
-    #: (``log_start`` is the first kept sequence number, ``hand_seq`` where this hand began).
+    #: The event log keeps the current hand (from the write that ended the previous one):
+    #: older entries are trimmed (``log_start`` is the first kept sequence number, ``hand_seq``
+    #: where this hand began).
     log_start: int = 1
     hand_seq: int = 1
     # Not part of the JSON: they live in their own hash fields.

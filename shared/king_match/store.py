@@ -869,9 +869,12 @@ class MatchStore:
         trim = ""
         for event in change.events:
             if event["type"] == "hand_started":
-                # Keep the hand that just ended and the new one; older events go.
-                trim = str(record.hand_seq)
-                record.log_start = record.hand_seq
+                # A new hand: keep this write's events (the last trick and the score of the
+                # hand that ended) and what follows; older events go. A reader further behind
+                # gets ``reset`` and re-reads the view (the score sheet has every old hand).
+                first = change.events[0]["seq"]
+                trim = str(first)
+                record.log_start = first
                 record.hand_seq = event["seq"]
         keys = [
             self.key(match_id),
