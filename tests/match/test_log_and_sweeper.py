@@ -1,0 +1,89 @@
+"""The event log's storage form and trimming, and the leased clock sweeper."""
+
+from __future__ import annotations
+
+import pytest
+
+from king_match import Player, Sweeper, eventcodec
+from king_match.store import fallback_move
+
+pytestmark = pytest.mark.integration
+
+PLAYERS = [Player(f"p-{i}", f"player {i}") for i in range(4)]
+
+
+def test_stored_events_decode_to_what_was_emitted():
+    for event in (
+        {"type": "card_played", "hand": 3, "trick": 5, "seat": 2, "card": "QH", "v": 9},
+        {
+            "type": "trick_won",
+            "hand": 0,
+            "trick": 12,
+            "seat": 1,
+            "cards": ["2C", "AC", "TD", "KH"],
+            "points": -50,
+            "v": 40,
+        },
+        {
+            "type": "contract_chosen",
+            "hand": 1,
+            "seat": 1,
+            "contract": "trump",
+            "trump": "S",
+            "v": 3,
+        },
+        {
+            "type": "contract_chosen",
+            "hand": 1,
+            "seat": 1,
+            "contract": "queens",
+            "trump": None,
+            "v": 3,
+        },
+        {"type": "hand_scored", "hand": 0, "points": [0, -100, 0, -300], "v": 50},
+    ):
+        assert eventcodec.decode(eventcodec.encode(event)) == event
+
+
+def start_live(store):
+    record = store.create_table(PLAYERS[0], mode="live", hands=8)
+    for player in PLAYERS[1:]:
+        store.join(record.match_id, player)
+    return record.match_id
+
+
+def test_older_hands_are_trimmed_and_a_reader_sees_the_gap(make_store):
+    store, _, _ = make_store()
+    match_id = start_live(store)
+    n = 0
+    while store.load(match_id)[1].hand_index < 1:
+        _record, state = store.load(match_id)
+        seat = state.current_player
+        store.play(match_id, PLAYERS[seat], fallback_move(state, seat, str(n)))
+        n += 1
+    events = store.events(match_id, after=0)
+    assert events[0]["seq"] > 1  # hand 0's first tricks are gone
+    assert any(e["type"] == "hand_scored" for e in events)  # the end of hand 0 is kept
+    assert [e["seq"] for e in events] == list(range(events[0]["seq"], events[-1]["seq"] + 1))
+
+
+def test_only_one_sweeper_holds_the_lease(make_store):
+    store, _, _ = make_store()
+    first, second = Sweeper(store), Sweeper(store)
+    assert first.acquire() is True
+    assert second.acquire() is False
+    assert first.acquire() is True  # renewal
+    first.release()
+    assert second.acquire() is True
+
+
+def test_the_sweeper_applies_a_timeout_nobody_asked_for(make_store):
+    store, queue, clock = make_store(live_move_ms=1000, live_reserve_ms=0)
+    match_id = start_live(store)
+    clock.now += 2
+    sweeper = Sweeper(store)
+    assert sweeper.acquire()
+    assert sweeper.sweep_once() == 1
+    record = store._load(match_id)[0]
+    assert record.forfeits == [0] and record.seat(0).taken_over
+    assert any(job.queue == "bots" for job in queue.jobs)
