@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 from flask import Flask, Response, g, request
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -39,6 +40,10 @@ def install(
     if configure_logs:
         configure_logging(service)
 
+    # Labelled children, cached: ``labels()`` costs a lock and a dict build per call, and the
+    # number of (endpoint, method, status) triples of an app is small and bounded.
+    children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+
     @app.before_request
     def _start_timer() -> None:
         g.king_metrics_start = time.perf_counter()
@@ -52,8 +57,16 @@ def install(
         rule = request.url_rule
         endpoint = rule.rule if rule is not None else "<unmatched>"
         status = str(response.status_code)
-        HTTP_REQUESTS.labels(service, endpoint, request.method, status).inc()
-        HTTP_REQUEST_SECONDS.labels(service, endpoint, request.method, status).observe(elapsed)
+        key = (endpoint, request.method, status)
+        pair = children.get(key)
+        if pair is None:
+            pair = (
+                HTTP_REQUESTS.labels(service, endpoint, request.method, status),
+                HTTP_REQUEST_SECONDS.labels(service, endpoint, request.method, status),
+            )
+            children[key] = pair
+        pair[0].inc()
+        pair[1].observe(elapsed)
         level = logging.DEBUG if request.path in QUIET_PATHS else logging.INFO
         if request_log.isEnabledFor(level):
             request_log.log(
