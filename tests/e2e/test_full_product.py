@@ -25,7 +25,7 @@ import psutil
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from king_devservers import free_port
+from king_devservers import free_port, local_postgres_database
 from king_devservers.demo import (
     ApiError,
     GameClient,
@@ -48,7 +48,15 @@ except ImportError:  # pragma: no cover - the rating service is part of the repo
 
 
 @pytest.fixture(scope="module")
-def stack(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def e2e_database() -> Iterator[str]:
+    """A database of its own: the product's public schema, shared with no other test."""
+    with local_postgres_database(prefix="king_e2e") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def stack(e2e_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    database_url = e2e_database
     data_dir = tmp_path_factory.mktemp("king-e2e")
     settings = StackSettings(
         data_dir=Path(data_dir),
