@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 from flask import Flask, Response
 from psycopg_pool import ConnectionPool, PoolTimeout
-from redis import Redis
+from redis import BlockingConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -63,7 +63,17 @@ def create_app(
             },
         },
     )
-    redis = Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=5)
+    # A bounded pool that makes a request wait for a free connection (instead of failing)
+    # when thousands of greenlets are busy at once.
+    redis = Redis(
+        connection_pool=BlockingConnectionPool.from_url(
+            settings.redis_url,
+            max_connections=settings.redis_pool_max,
+            timeout=10,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+        )
+    )
     blocking = Redis.from_url(
         settings.redis_url,
         socket_connect_timeout=2,

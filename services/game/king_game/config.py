@@ -29,6 +29,7 @@ class Settings:
     token_cache_s: int = 300
     embedded_sweeper: bool = False
     db_pool_max: int = 10
+    redis_pool_max: int = 200
 
     @property
     def redis_url(self) -> str:
@@ -53,4 +54,5 @@ class Settings:
             token_cache_s=int(env.get("GAME_TOKEN_CACHE_S", "300")),
             embedded_sweeper=env.get("GAME_EMBEDDED_SWEEPER", "off") == "on",
             db_pool_max=int(env.get("GAME_DB_POOL_MAX", "10")),
+            redis_pool_max=int(env.get("GAME_REDIS_POOL_MAX", "200")),
         )
