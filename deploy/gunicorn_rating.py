@@ -56,19 +56,23 @@ loglevel = os.environ.get("KING_LOG_LEVEL", "info").lower()
 if os.environ.get("KING_LOG_FORMAT", "").lower() == "json" or (
     os.environ.get("KING_ENV", "").lower() == "production"
 ):
+    # gunicorn merges this over its own defaults key by key, so the handler names it
+    # refers to ("console", "error_console") are redefined here, writing JSON.
+    _json_handler = {
+        "class": "logging.StreamHandler",
+        "formatter": "json",
+        "stream": "ext://sys.stderr",
+    }
     logconfig_dict: dict[str, Any] = {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"json": {"()": "king_metrics.logs.JsonFormatter", "service": "rating"}},
-        "handlers": {
-            "stderr": {
-                "class": "logging.StreamHandler",
-                "formatter": "json",
-                "stream": "ext://sys.stderr",
-            }
-        },
+        "handlers": {"console": _json_handler, "error_console": _json_handler},
+        "root": {"level": "INFO", "handlers": ["console"]},
         "loggers": {
-            "gunicorn.error": {"handlers": ["stderr"], "level": "INFO", "propagate": False}
+            "gunicorn.error": {"level": "INFO", "handlers": ["error_console"], "propagate": False},
+            # The app's own request line (king_metrics) replaces gunicorn's access log.
+            "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
         },
     }
 

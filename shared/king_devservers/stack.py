@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import os
 import shutil
 import signal
@@ -581,8 +582,21 @@ class Stack:
 
     # -- output
     def say(self, message: str) -> None:
+        if self.settings.log_format == "json":
+            line = json.dumps(
+                {
+                    "ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "level": "info",
+                    "logger": "king.run",
+                    "service": "run",
+                    "message": message,
+                },
+                ensure_ascii=False,
+            )
+        else:
+            line = f"{'king':<16}| {message}"
         with self._lock:
-            self.out.write(f"{'king':<16}| {message}\n")
+            self.out.write(line + "\n")
             self.out.flush()
 
     # -- environment

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import io
 import secrets
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -171,6 +173,20 @@ def test_a_computer_match_is_played_over_http_and_its_deal_verifies(stack: Stack
     computer_match = str(result["table"]["match_id"])
     # The finished match reaches the rating service's archive (unranked: no rating change).
     wait_for(lambda: call("GET", f"{rating}/matches/{computer_match}"), lambda body: True)
+
+
+def test_the_demo_command_prints_the_match_and_verifies_the_deck(stack: Stack) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "king_devservers", "--demo", "--api", stack.settings.game_url],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    out = result.stdout
+    for expected in ("contract: ", "trick 1: ", "score sheet:", "totals", "the deck is verified."):
+        assert expected in out, expected
+    assert out.count("  ok: ") == 5
 
 
 def test_live_matches_of_four_clients_reach_the_ratings_and_the_weekly_board(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import signal
+import time
 import urllib.request
 
 import pytest
@@ -32,6 +34,7 @@ def test_run_command_serves_and_ctrl_c_stops_every_process(
             "KING_RATING_PORT": str(rating_port),
             "KING_BOT_WORKERS": "1",
             "WEB_CONCURRENCY": "1",
+            "KING_ENV": "production",  # JSON logs, as in deployment
         }
     )
     try:
@@ -55,6 +58,23 @@ def test_run_command_serves_and_ctrl_c_stops_every_process(
             and sample.labels["service"] == "rating"
         ]
         assert counted and counted[0].value >= 1
+
+        status, _ = get(f"http://127.0.0.1:{rating_port}/weekly/current")
+        assert status == 200
+        # One JSON log line per request, with its latency (KING_ENV=production).
+        requests: list[dict[str, object]] = []
+        deadline = time.monotonic() + 15
+        while not requests and time.monotonic() < deadline:
+            for line in list(run.lines):
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if entry.get("logger") == "king.request" and entry.get("path") == "/weekly/current":
+                    requests.append(entry)
+            time.sleep(0.1)
+        assert requests, "no JSON request log line:\n" + run.output()[-3000:]
+        assert {"method", "path", "status", "duration_ms", "service"} <= set(requests[0])
 
         run.popen.send_signal(signal.SIGINT)
         assert run.popen.wait(timeout=60) == 0, run.output()[-4000:]
