@@ -51,6 +51,7 @@ class Turn:
     def __init__(self) -> None:
         self.seat: int | None = None
         self.finished = False
+        self.in_trick = 0
 
     def see(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -59,8 +60,11 @@ class Turn:
         elif kind == "contract_chosen":
             self.seat = event["seat"]
         elif kind == "card_played":
-            self.seat = (event["seat"] + 1) % 4
+            self.in_trick += 1
+            # After the fourth card the trick's winner leads: wait for trick_won.
+            self.seat = (event["seat"] + 1) % 4 if self.in_trick < 4 else None
         elif kind == "trick_won":
+            self.in_trick = 0
             self.seat = event["seat"]
         elif kind == "match_finished":
             self.finished = True
@@ -115,7 +119,7 @@ class Load:
                     turn.see(event)
                     if turn.finished:
                         break
-                    if turn.seat != seat or stream.content._buffer:  # act on the latest state
+                    if turn.seat != seat:
                         continue
                     async with session.get(
                         f"{self.base}/v1/matches/{match_id}", headers=headers
@@ -148,7 +152,16 @@ class Load:
             self.finished += 1
 
 
-async def _drive(base: str, matches: int, hands: int, redis_url: str) -> dict[str, float]:
+def _memory(redis: Any) -> tuple[int, int]:
+    """(used_memory without client connection buffers, used_memory)."""
+    info = redis.info("memory")
+    total = int(info["used_memory"])
+    return total - int(info.get("mem_clients_normal", 0)), total
+
+
+async def _drive(
+    base: str, matches: int, hands: int, redis_url: str, seconds: float
+) -> dict[str, float]:
     import aiohttp
     from redis import Redis
 
@@ -165,7 +178,7 @@ async def _drive(base: str, matches: int, hands: int, redis_url: str) -> dict[st
         # Warm the token cache (as a client's first request would) before the baseline.
         for group in groups:
             await asyncio.gather(*(session.get(f"{base}/v1/me", headers=h) for h in group))
-        baseline = int(redis.info("memory")["used_memory"])
+        baseline, baseline_all = _memory(redis)
         match_ids = []
         for start in range(0, matches, 100):
             chunk = groups[start : start + 100]
@@ -182,13 +195,15 @@ async def _drive(base: str, matches: int, hands: int, redis_url: str) -> dict[st
             while True:
                 await asyncio.sleep(0.5)
                 if load.finished == 0:
-                    samples.append((time.perf_counter(), int(redis.info("memory")["used_memory"])))
+                    samples.append(_memory(redis))
 
         sampler = asyncio.create_task(sample())
-        await asyncio.gather(*tasks)
+        _done, pending = await asyncio.wait(tasks, timeout=seconds or None)
         elapsed = time.perf_counter() - started
+        for task in pending:
+            task.cancel()
         sampler.cancel()
-    mid = samples[len(samples) // 2][1] if samples else baseline
+    mid, mid_all = samples[len(samples) // 2] if samples else (baseline, baseline_all)
     all_ms = [ms for _, ms in load.latencies]
     first = [ms for progress, ms in load.latencies if progress < 0.5]
     second = [ms for progress, ms in load.latencies if progress >= 0.5]
@@ -199,6 +214,8 @@ async def _drive(base: str, matches: int, hands: int, redis_url: str) -> dict[st
         "move_p50_ms_first_half": _percentile(first, 0.5),
         "move_p50_ms_second_half": _percentile(second, 0.5),
         "redis_bytes_per_match": (mid - baseline) / matches,
+        "redis_bytes_per_match_with_connections": (mid_all - baseline_all) / matches,
+        "matches_finished": load.finished,
         "moves": load.moves,
         "rejected_moves": load.errors,
         "seconds": elapsed,
@@ -222,7 +239,7 @@ def _wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 60
     raise RuntimeError("the game service did not become ready")
 
 
-def run(sizes: list[int], hands: int, workers: int) -> dict[int, dict[str, float]]:
+def run(sizes: list[int], hands: int, workers: int, seconds: float) -> dict[int, dict[str, float]]:
     from king_devservers import free_port, local_postgres_database, start_redis
     from king_game.migrate import migrate
 
@@ -260,7 +277,9 @@ def run(sizes: list[int], hands: int, workers: int) -> dict[int, dict[str, float
             try:
                 _wait_ready(base, process)
                 for size in sizes:
-                    results[size] = asyncio.run(_drive(base, size, hands, redis_server.url))
+                    results[size] = asyncio.run(
+                        _drive(base, size, hands, redis_server.url, seconds)
+                    )
             finally:
                 process.terminate()
                 try:
@@ -278,9 +297,15 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--matches", type=int, default=100, help="concurrent matches (default 100)")
     parser.add_argument("--hands", type=int, default=8, choices=(8, 12, 20))
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=90.0,
+        help="stop each case after this long (0: play every match to the end)",
+    )
     args = parser.parse_args(argv)
     sizes = [10, 100, 1000] if args.full else [args.matches]
-    results = run(sizes, args.hands, args.workers)
+    results = run(sizes, args.hands, args.workers, args.seconds)
     main_size = 100 if 100 in results else sizes[0]
     for size, figures in results.items():
         prefix = "api" if size == main_size else f"api.n{size}"

@@ -296,3 +296,23 @@ def test_malformed_json_is_a_problem_not_a_crash(client):
     )
     assert response.status_code in (400, 422)
     assert response.mimetype == "application/problem+json"
+
+
+def test_out_of_range_numbers_are_validation_errors(client):
+    player = signup(client)
+    table = client.post("/v1/tables", json={"mode": "computer"}, headers=player["headers"])
+    match_id = table.get_json()["id"]
+    problem(
+        client.get(f"/v1/matches/{match_id}/events?after={10**30}", headers=player["headers"]),
+        422,
+        "validation_failed",
+    )
+    problem(
+        client.post(
+            f"/v1/matches/{match_id}/moves",
+            json={"move": "queens", "version": -1},
+            headers=player["headers"],
+        ),
+        422,
+        "validation_failed",
+    )

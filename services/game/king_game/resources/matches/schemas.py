@@ -29,6 +29,7 @@ class MoveSchema(ma.Schema):
     )
     version = ma.fields.Integer(
         load_default=None,
+        validate=validate.Range(min=0, max=2**53),
         metadata={"description": "the version you saw; another one gets 409 stale_version"},
     )
 
@@ -42,7 +43,7 @@ class MoveSchema(ma.Schema):
 
 
 class ResignSchema(ma.Schema):
-    version = ma.fields.Integer(load_default=None)
+    version = ma.fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**53))
 
 
 class EventSchema(ma.Schema):
@@ -90,7 +91,7 @@ class MatchSchema(TableSchema):
 
 
 class EventsQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
     wait = ma.fields.Float(
         load_default=0,
         validate=validate.Range(min=0, max=25),
@@ -111,7 +112,7 @@ class EventsSchema(ma.Schema):
 
 
 class StreamQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
 
 
 class MyMatchSchema(TableSchema):
