@@ -1,16 +1,18 @@
 """A third-party bot that plays King through the public HTTP API only.
 
-    python examples/third_party_bot.py --api http://localhost:8000 --name my-bot --level medium
+    python examples/third_party_bot.py --api http://127.0.0.1:8001 --name my-bot --level medium
+    python examples/third_party_bot.py --mode live --hands 8      # a table with other players
 
-It registers a bot account (or logs in if the name exists), joins an open table with a free
-seat or creates one, then follows the match's event stream (long-poll from the last sequence
-number it saw) and, whenever it is its seat's turn, fetches its seat's view and answers with a
-policy from ``king_bots`` (any policy works: swap ``choose`` for your own function of the JSON
-view). Moves carry the view's version and an ``Idempotency-Key``, so a retried request never
-plays twice. Only the standard library and ``king_bots`` are used; no server code is imported.
+It registers a bot account (``is_bot``; or logs in if the name exists), then either opens a
+table against the service's own bots (``--mode computer``, the default) or joins a waiting live
+table with a free seat (opening one if there is none). It follows the match's event stream
+(long-poll from the last sequence number it saw) and, whenever it is its seat's turn, answers
+the seat's view with a policy from ``king_bots`` (swap ``choose`` for your own function of the
+JSON view to plug in your own bot). Moves carry the match version they answer and an
+``Idempotency-Key``, so a retried request never plays twice. Only the standard library and
+``king_bots`` are used; no server code is imported.
 
-All endpoint paths and field names are in ``Api`` below, in one place, so the client is easy to
-adapt. See docs/bots.md for the status of this example against the service's API.
+All endpoint paths and field names are in ``Api`` below, in one place (see docs/game-api.md).
 """
 
 from __future__ import annotations
@@ -39,15 +41,15 @@ class ApiError(Exception):
 
 
 class Api:
-    """A thin JSON-over-HTTP client for the game service."""
+    """A thin JSON-over-HTTP client for the game service (docs/game-api.md)."""
 
-    REGISTER = "/v1/auth/register"
-    LOGIN = "/v1/auth/login"
-    TABLES = "/v1/tables"  # GET: the lobby's open tables; POST: create a table
-    JOIN = "/v1/tables/{match_id}/join"
-    VIEW = "/v1/matches/{match_id}/view"  # the caller's seat view (SeatView.to_dict())
-    EVENTS = "/v1/matches/{match_id}/events"  # ?after=<seq>&wait=<seconds> (long-poll)
-    MOVES = "/v1/matches/{match_id}/moves"  # {"move": "QH" | "queens" | "trump:S", "version"}
+    ACCOUNTS = "/v1/accounts"  # POST {name, password, is_bot}: a new account and its token
+    TOKENS = "/v1/tokens"  # POST {name, password}: log in, a new token
+    TABLES = "/v1/tables"  # GET: the lobby ({tables}); POST: create a table
+    SEATS = "/v1/tables/{table_id}/seats"  # POST {}: take a free seat
+    MATCH = "/v1/matches/{match_id}"  # GET: {view, version, seat, my_turn, status, outcome...}
+    EVENTS = "/v1/matches/{match_id}/events"  # ?after=<seq>&wait=<s>: {events, last_seq, ...}
+    MOVES = "/v1/matches/{match_id}/moves"  # POST {move: "QH" | "queens" | "trump:S", version}
 
     def __init__(self, base_url: str, timeout: float = 40.0) -> None:
         self.base = base_url.rstrip("/")
@@ -74,59 +76,71 @@ class Api:
             request.add_header("Authorization", f"Bearer {self.token}")
         for name, value in (headers or {}).items():
             request.add_header(name, value)
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as error:
-            raw = error.read()
+        for attempt in range(5):
             try:
-                detail: Any = json.loads(raw)
-            except ValueError:
-                detail = raw.decode(errors="replace")
-            raise ApiError(error.code, detail) from None
-        return json.loads(raw) if raw else None
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    raw = response.read()
+                return json.loads(raw) if raw else None
+            except urllib.error.HTTPError as error:
+                raw = error.read()
+                if error.code in (429, 503) and attempt < 4:  # rate limited / busy: wait, retry
+                    time.sleep(float(error.headers.get("Retry-After") or 1))
+                    continue
+                try:
+                    detail: Any = json.loads(raw)
+                except ValueError:
+                    detail = raw.decode(errors="replace")
+                raise ApiError(error.code, detail) from None
+        raise AssertionError("unreachable")
 
     # -- account ---------------------------------------------------------------------------
 
     def sign_in(self, name: str, password: str) -> None:
-        """Register a bot account, or log in when the name is already taken."""
+        """Create a bot account (``is_bot``), or log in when the name is already taken."""
         try:
             answer = self.request(
-                "POST", self.REGISTER, {"username": name, "password": password, "bot": True}
+                "POST", self.ACCOUNTS, {"name": name, "password": password, "is_bot": True}
             )
         except ApiError as error:
-            if error.status not in (400, 409, 422):
+            if error.status != 409:  # name_taken: log in instead
                 raise
-            answer = self.request("POST", self.LOGIN, {"username": name, "password": password})
+            answer = self.request("POST", self.TOKENS, {"name": name, "password": password})
         self.token = answer["token"]
 
     # -- tables ----------------------------------------------------------------------------
 
-    def find_or_create_table(self, ruleset: str, hands: int) -> str:
-        lobby = self.request("GET", self.TABLES)
-        tables = lobby.get("tables", lobby) if isinstance(lobby, dict) else lobby
-        for table in tables or []:
-            if table.get("ruleset", ruleset) == ruleset and table.get("free_seats", 1) > 0:
+    def find_or_create_table(self, mode: str, ruleset: str, hands: int, level: str) -> str:
+        """Computer mode: a new table against the service's bots. Live mode: join a waiting
+        table of the same settings, else open one and wait for players."""
+        if mode == "live":
+            for table in self.request("GET", self.TABLES).get("tables", []):
+                if (table.get("ruleset"), table.get("hands")) != (ruleset, hands):
+                    continue
+                if not table.get("free_seats"):
+                    continue
                 try:
-                    self.request("POST", self.JOIN.format(match_id=table["id"]), {})
-                    return str(table["id"])
+                    self.request("POST", self.SEATS.format(table_id=table["id"]), {})
+                    return str(table["match_id"])
                 except ApiError as error:
-                    if error.status not in (409, 422):
+                    if error.status != 409:  # seat_taken / table_full / already_seated
                         raise
-        created = self.request("POST", self.TABLES, {"ruleset": ruleset, "hands": hands})
-        return str(created["id"])
+        body: dict[str, Any] = {"mode": mode, "ruleset": ruleset, "hands": hands}
+        if mode == "computer":
+            body["level"] = level
+        created = self.request("POST", self.TABLES, body)
+        return str(created["match_id"])
 
     # -- play ------------------------------------------------------------------------------
 
-    def view(self, match_id: str) -> dict[str, Any]:
-        answer: dict[str, Any] = self.request("GET", self.VIEW.format(match_id=match_id))
-        return answer.get("view", answer)
+    def match(self, match_id: str) -> dict[str, Any]:
+        answer: dict[str, Any] = self.request("GET", self.MATCH.format(match_id=match_id))
+        return answer
 
-    def events(self, match_id: str, after: int, wait: float = 25.0) -> list[dict[str, Any]]:
-        answer = self.request(
+    def events(self, match_id: str, after: int, wait: float = 25.0) -> dict[str, Any]:
+        answer: dict[str, Any] = self.request(
             "GET", self.EVENTS.format(match_id=match_id), query={"after": after, "wait": wait}
         )
-        return answer.get("events", answer) if isinstance(answer, dict) else answer
+        return answer
 
     def play(self, match_id: str, move: str, version: int) -> Any:
         return self.request(
@@ -138,39 +152,46 @@ class Api:
 
 
 def choose(policy: Policy, view_json: dict[str, Any], rng: random.Random) -> str:
-    """The bot's brain: a JSON view in, a move's text out (``"QH"``, ``"queens"``...)."""
+    """The bot's brain: a JSON view in, a move's text out (``"QH"``, ``"queens"``...).
+
+    Replace this with your own function of the view to plug in your own bot."""
     view = view_from_dict(view_json)
     return str(policy.decide(view, rng.randrange(1 << 62)))
 
 
 def play_match(api: Api, match_id: str, policy: Policy, rng: random.Random) -> dict[str, Any]:
-    """Follow the event stream until the match is over, answering on our turns."""
+    """Follow the event stream until the match ends, answering whenever it is our turn."""
     after = 0
     while True:
-        view = api.view(match_id)
-        if view["phase"] == "over":
-            return view
-        if view.get("turn") == view["seat"]:
-            move = choose(policy, view, rng)
+        match = api.match(match_id)
+        if match.get("outcome") or match.get("status") in ("finished", "aborted"):
+            return match
+        if match.get("my_turn") and match.get("view"):
+            move = choose(policy, match["view"], rng)
             try:
-                api.play(match_id, move, view["version"])
-                print(f"hand {view['hand']} v{view['version']}: played {move}", file=sys.stderr)
+                api.play(match_id, move, match["version"])
+                print(f"v{match['version']}: played {move}", file=sys.stderr)
             except ApiError as error:
-                # Someone (our clock, a retry) moved first: re-read the view and carry on.
+                # The match moved on (a clock, a takeover): read it again and carry on.
                 print(f"move {move} refused: {error}", file=sys.stderr)
             continue
-        for event in api.events(match_id, after):
-            after = max(after, int(event.get("seq", after)))
-            if event.get("type") == "match_over":
-                return api.view(match_id)
+        page = api.events(match_id, after)
+        after = int(page.get("last_seq", after))
+        if page.get("finished"):
+            return api.match(match_id)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--api", default=os.environ.get("KING_API_URL", "http://localhost:8000"))
+    parser.add_argument("--api", default=os.environ.get("KING_API_URL", "http://127.0.0.1:8001"))
+    parser.add_argument(
+        "--mode", default="computer", choices=["computer", "live"],
+        help="computer: against the service's bots; live: a table with other players",
+    )  # fmt: skip
     parser.add_argument("--name", default=f"bot-{uuid.uuid4().hex[:8]}")
     parser.add_argument("--password", default=os.environ.get("KING_BOT_PASSWORD", ""))
     parser.add_argument("--level", default="medium", choices=["easy", "medium", "hard"])
+    parser.add_argument("--opponents", default="easy", help="computer mode: the service's bots")
     parser.add_argument("--ruleset", default="standard")
     parser.add_argument("--hands", type=int, default=8)
     parser.add_argument("--matches", type=int, default=1)
@@ -182,10 +203,17 @@ def main(argv: list[str] | None = None) -> int:
     policy = Policy(args.level)
     rng = random.Random(args.seed)
     for _ in range(args.matches):
-        match_id = api.find_or_create_table(args.ruleset, args.hands)
+        match_id = api.find_or_create_table(args.mode, args.ruleset, args.hands, args.opponents)
         print(f"seated at {match_id}", file=sys.stderr)
         final = play_match(api, match_id, policy, rng)
-        print(json.dumps({"match": match_id, "totals": final.get("totals")}))
+        view = final.get("view") or {}
+        summary = {
+            "match": match_id,
+            "outcome": final.get("outcome"),
+            "places": final.get("places"),
+            "totals": view.get("totals"),
+        }
+        print(json.dumps(summary))
         time.sleep(0.5)
     return 0
 

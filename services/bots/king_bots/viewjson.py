@@ -65,7 +65,7 @@ def view_from_dict(data: Mapping[str, Any]) -> SeatView:
     contract = data.get("contract")
     return SeatView(
         seat=int(data["seat"]),
-        version=int(data["version"]),
+        version=int(data.get("version", 0)),  # the API sends its own version beside the view
         ruleset=str(data["ruleset"]),
         num_hands=int(data["hands_in_match"]),
         hand_index=int(data["hand"]),
