@@ -756,8 +756,8 @@ class Stack:
         try:
             try:
                 self.start()
-            except StackError as exc:
-                self.say(f"could not start: {exc}")
+            except Exception as exc:  # a backend or a migration failed: say what, exit 1
+                self.say(f"could not start: {type(exc).__name__}: {exc}")
                 return 1
             if on_ready is not None:
                 on_ready(self)
