@@ -78,15 +78,19 @@ if os.environ.get("KING_LOG_FORMAT", "").lower() == "json" or (
 
 
 def post_worker_init(worker: Any) -> None:
-    """Make sure the app has its metrics and request log (a no-op once create_app does it)."""
+    """Make sure the app has its metrics and request log (a no-op once create_app does it),
+    and report the length of the queues (read from Redis at each scrape: the same numbers
+    from every copy, so any one service exposing them is enough)."""
     try:
         from flask import Flask
-        from king_metrics import install
+        from king_metrics import install, watch_queues
     except ImportError:
         return
     app = getattr(worker, "wsgi", None)
     if isinstance(app, Flask):
         install(app, service="rating")
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    watch_queues(redis_url, [os.environ.get("RATING_QUEUE", "ratings"), "bots"])
 
 
 def child_exit(server: Any, worker: Any) -> None:

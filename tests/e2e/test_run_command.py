@@ -58,6 +58,13 @@ def test_run_command_serves_and_ctrl_c_stops_every_process(
             and sample.labels["service"] == "rating"
         ]
         assert counted and counted[0].value >= 1
+        queues = {
+            sample.labels["queue"]: sample.value
+            for family in text_string_to_metric_families(metrics)
+            for sample in family.samples
+            if sample.name == "king_queue_length"
+        }
+        assert set(queues) == {"ratings", "bots"}
 
         status, _ = get(f"http://127.0.0.1:{rating_port}/weekly/current")
         assert status == 200
