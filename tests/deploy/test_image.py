@@ -88,3 +88,45 @@ def test_gunicorn_settings_load_and_are_explained(config: str) -> None:
     for setting in ("worker_class", "workers", "timeout", "graceful_timeout"):
         # each setting has a comment right above it saying why
         assert re.search(rf"#[^\n]*\n(#[^\n]*\n)*{setting} =", text), setting
+
+
+def _settings(path: str) -> dict[str, str]:
+    code = (
+        "import runpy, sys; s = runpy.run_path(sys.argv[1]); "
+        "print(s['worker_class'], s['workers'], s['timeout'], s['graceful_timeout'])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, path], capture_output=True, text=True, check=True
+    )
+    names = ("worker_class", "workers", "timeout", "graceful_timeout")
+    return dict(zip(names, result.stdout.split(), strict=True))
+
+
+def test_web_pods_outlive_gunicorns_graceful_shutdown() -> None:
+    """Kubernetes must not kill a pod before gunicorn has finished its requests."""
+    from deploy.checks import load_yaml_documents
+
+    for config, manifest in (
+        ("gunicorn_game.py", "game.yaml"),
+        ("gunicorn_rating.py", "rating.yaml"),
+    ):
+        path = ROOT / "deploy" / config
+        if not path.is_file():
+            pytest.skip(f"deploy/{config} is not in the repository yet")
+        graceful = int(_settings(str(path))["graceful_timeout"])
+        (deployment,) = [
+            d for d in load_yaml_documents(ROOT / "deploy" / "k8s" / manifest)
+            if d["kind"] == "Deployment"
+        ]  # fmt: skip
+        pod = deployment["spec"]["template"]["spec"]
+        (container,) = pod["containers"]
+        pause = int(container["lifecycle"]["preStop"]["exec"]["command"][-1])
+        assert pod["terminationGracePeriodSeconds"] > graceful + pause, config
+
+
+def test_the_game_service_keeps_streams_off_the_json_endpoints() -> None:
+    """Thousands of open long-polls and streams need a greenlet worker, not threads."""
+    path = ROOT / "deploy" / "gunicorn_game.py"
+    if not path.is_file():
+        pytest.skip("deploy/gunicorn_game.py is not in the repository yet")
+    assert _settings(str(path))["worker_class"] == "gevent"
