@@ -10,6 +10,7 @@ Screenshots go to ``test-artifacts/web/`` (ignored by git) and are kept after th
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import hypothesis  # noqa: F401  (see _settle_after_playwright)
 import pytest
 from flask import Flask
 
@@ -76,6 +78,20 @@ def browser(chromium_executable: str) -> Iterator[Any]:
             yield chromium
         finally:
             chromium.close()
+    _settle_after_playwright()
+
+
+def _settle_after_playwright() -> None:
+    """Collect Playwright's leftover greenlets and event-loop objects now.
+
+    On CPython 3.11, ``ast.parse`` keeps its recursion counter in interpreter-wide state; if a
+    garbage collection inside it runs finalizers that let another parse start (a greenlet or
+    a server thread), the outer parse fails with "AST constructor recursion depth mismatch".
+    pytest parses when it imports a plugin lazily (hypothesis' plugin imports hypothesis at
+    the terminal summary, hence the import at the top) and when it formats a failure, so we
+    leave no such garbage behind for it.
+    """
+    gc.collect()
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from .play import (
 from .servers import LiveServer, load_web_blueprint
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
+ARTIFACTS_RESIGN = Path(__file__).resolve().parents[2] / "test-artifacts" / "web" / "resign.png"
 
 try:
     from king_game.app import create_app
@@ -219,3 +220,21 @@ def test_an_illegal_card_is_refused_with_the_services_reason(
     text = page.inner_text("#toast")
     assert text.startswith("Refused:") and "(illegal_card)" in text, text
     assert page.get_attribute("#table", "data-version") == version
+
+
+def test_resigning_ends_a_computer_match_and_its_deck_still_verifies(
+    page: Any, game_server: LiveServer
+) -> None:
+    """Against the computer a resignation aborts the match; the seeds are revealed all the
+    same, and the hand that was under way re-deals as shown."""
+    page.set_default_timeout(30_000)
+    sign_in_as_guest(page, game_server.url, "Çekilen")
+    create_computer_table(page, level="easy", hands=8)
+    wait_for_my_move(page)
+    page.click("#resign")
+    page.click("#resign")  # the second click confirms
+    page.wait_for_selector("#verify-button")
+    page.click("#verify-button")
+    page.wait_for_selector("#verify-pass, #verify-fail, #verify-result .fail")
+    page.screenshot(path=str(ARTIFACTS_RESIGN), full_page=True)
+    assert page.locator("#verify-pass").count() == 1, page.inner_text("#verify-result")

@@ -104,6 +104,9 @@ export const sendMove = (matchId, move, version) =>
     { "Idempotency-Key": idempotencyKey() },
   );
 
+export const resign = (matchId, version) =>
+  game("POST", `/matches/${matchId}/resign`, { version }, { "Idempotency-Key": idempotencyKey() });
+
 /** Long-poll: the public events after `after`, waiting up to `wait` seconds for the first. */
 export const events = (matchId, after, wait = 20, signal) =>
   request(config.game_api, "GET", `/matches/${matchId}/events?after=${after}&wait=${wait}`, undefined, {}, signal);

@@ -442,6 +442,7 @@ function matchPage(matchId) {
 
   function header(view, match) {
     const record = loadRecord(matchId);
+    const over = view.phase === "over" || ["finished", "aborted"].includes(match.status);
     return h(
       "header",
       { class: "match-head" },
@@ -449,12 +450,37 @@ function matchPage(matchId) {
         "div",
         {},
         h("strong", {}, `${t("hand_of")} ${Math.min(view.hand + 1, view.hands_in_match)}/${view.hands_in_match}`),
-        " · ",
-        `${t("contract")}: `,
-        h("span", { id: "contract" }, contractLabel(view.contract, view.trump)),
-        " · ",
-        `${t("declarer")}: ${seatName(match, view.declarer, view.seat)}`,
+        over
+          ? ` · ${t("match_over")}${match.outcome && match.outcome !== "finished" ? ` (${match.outcome})` : ""}`
+          : [
+              " · ",
+              `${t("contract")}: `,
+              h("span", { id: "contract" }, contractLabel(view.contract, view.trump)),
+              " · ",
+              `${t("declarer")}: ${seatName(match, view.declarer, view.seat)}`,
+            ],
       ),
+      over
+        ? null
+        : h(
+            "button",
+            {
+              type: "button",
+              id: "resign",
+              class: "resign",
+              onclick: () => {
+                // Two clicks: the first one asks (the state survives redraws), the second resigns.
+                if (!state.resignArmed) {
+                  state.resignArmed = true;
+                  document.getElementById("resign").textContent = t("resign_confirm");
+                  return;
+                }
+                state.resignArmed = false;
+                api.resign(matchId, state.data.version).then(refresh, (error) => toast(errorText(error)));
+              },
+            },
+            state.resignArmed ? t("resign_confirm") : t("resign"),
+          ),
       h(
         "div",
         { class: "commit", title: t("commitment") },
@@ -494,10 +520,10 @@ function matchPage(matchId) {
       h(
         "div",
         { class: "status", id: "status", "aria-live": "polite" },
-        view.turn === null || view.turn === undefined
-          ? view.phase === "over"
-            ? t("match_over")
-            : t("waiting_players")
+        view.phase === "over" || ["finished", "aborted"].includes(match.status)
+          ? t("match_over")
+          : view.turn === null || view.turn === undefined
+            ? t("waiting_players")
           : view.turn === me
             ? t("your_turn")
             : `${t("waiting_for")} ${seatName(match, view.turn, me)}`,
@@ -640,42 +666,54 @@ function matchPage(matchId) {
     );
   }
 
+  // The verification's outcome lives in `state.verify`, so a redraw of the table (an event
+  // arriving late, a poll) shows it again instead of wiping it.
   function verifyPanel() {
-    const out = h("div", { id: "verify-result", "aria-live": "polite" });
     const run = async () => {
       const record = loadRecord(matchId);
       if (!record) {
-        fill(out, h("p", { class: "fail" }, t("verify_no_record")));
+        state.verify = { message: t("verify_no_record") };
+        render();
         return;
       }
-      fill(out, h("p", {}, t("verifying")));
+      state.verify = { running: true };
+      render();
       try {
         const raw = await api.transcript(matchId);
         const transcript = raw.transcript || raw.fairness || raw;
-        const result = await verifyTranscript(transcript, record);
-        fill(out, 
-          result.ok
-            ? h("p", { class: "pass", id: "verify-pass" }, `✔ ${t("verify_pass")}`)
-            : h(
-                "div",
-                { class: "fail", id: "verify-fail" },
-                h("p", {}, h("strong", {}, `✘ ${t("verify_fail")}`)),
-                h("ul", {}, result.problems.map((p) => h("li", { dataset: { check: p.check, hand: p.hand ?? "" } }, p.message))),
-              ),
-          h(
-            "ul",
-            { class: "checks" },
-            result.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" }, `${c.ok ? "✔" : "✘"} ${c.check}: ${c.detail}`)),
-          ),
-        );
+        state.verify = { result: await verifyTranscript(transcript, record) };
       } catch (error) {
-        fill(out, h("p", { class: "fail" }, errorText(error)));
+        state.verify = { message: errorText(error) };
       }
+      render();
     };
+    const out = h("div", { id: "verify-result", "aria-live": "polite" });
+    const verify = state.verify;
+    if (verify?.running) fill(out, h("p", {}, t("verifying")));
+    else if (verify?.message) fill(out, h("p", { class: "fail" }, verify.message));
+    else if (verify?.result) {
+      const result = verify.result;
+      fill(
+        out,
+        result.ok
+          ? h("p", { class: "pass", id: "verify-pass" }, `✔ ${t("verify_pass")}`)
+          : h(
+              "div",
+              { class: "fail", id: "verify-fail" },
+              h("p", {}, h("strong", {}, `✘ ${t("verify_fail")}`)),
+              h("ul", {}, result.problems.map((p) => h("li", { dataset: { check: p.check, hand: p.hand ?? "" } }, p.message))),
+            ),
+        h(
+          "ul",
+          { class: "checks" },
+          result.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" }, `${c.ok ? "✔" : "✘"} ${c.check}: ${c.detail}`)),
+        ),
+      );
+    }
     return h(
       "section",
       { class: "panel verify" },
-      h("button", { type: "button", id: "verify-button", onclick: run }, t("verify")),
+      h("button", { type: "button", id: "verify-button", onclick: run, disabled: Boolean(verify?.running) }, t("verify")),
       out,
     );
   }

@@ -90,6 +90,8 @@ const LABELS = {
     prev: "Previous",
     next: "Next",
     my_matches: "Your matches",
+    resign: "Resign",
+    resign_confirm: "Resign? Click again",
   },
   tr: {
     title: "King (Rıfkı)",
@@ -168,6 +170,8 @@ const LABELS = {
     prev: "Önceki",
     next: "Sonraki",
     my_matches: "Maçların",
+    resign: "Çekil",
+    resign_confirm: "Çekilmek mi? Tekrar tıkla",
   },
 };
 

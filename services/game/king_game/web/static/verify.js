@@ -294,6 +294,6 @@ export async function verifyTranscript(transcript, stored) {
   }
   const shownCount = Object.keys(shown).length;
   record("own_hands", `${shownCount} hand(s) shown to this device re-dealt`);
-  record("plays", `${hands.length} hand(s) re-dealt, every play checked`);
+  record("plays", `every play of ${hands.length} hand(s) checked against the deal`);
   return { ok: problems.length === 0, checks, problems };
 }
