@@ -10,7 +10,7 @@
   medium bots (contract choices included);
 * ``bots.medium_move_p99_s``: the medium bot's decisions in the same match.
 
-``--deals N`` changes the number of duplicate deals per contract (default 12 and 4).
+``--deals N`` changes the number of duplicate deals per contract (default 12 and 6).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from king_bots.arena import _key, _seed, percentile, run_arena
 from king_bots.policies import Policy, hard_budget_s
 from king_engine import new_match, view_for
 
-HARD_WORLDS = 16
+HARD_WORLDS = 24
 SEED = 20261201
 
 
@@ -49,7 +49,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--deals", type=int, default=0)
     args, _ = parser.parse_known_args(argv)
     easy_deals = args.deals or 12
-    hard_deals = args.deals or 4
+    hard_deals = args.deals or 6
     medium = run_arena("medium", "easy", deals=easy_deals, seed=SEED, progress=False)
     print(f"bots.medium_vs_easy_pts: {medium.overall[0]:.1f}", flush=True)
     hard = run_arena(
