@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 
 from king_engine import ChooseContract, MatchState, SeatView
-from king_engine.cards import CARD_SUIT, SUIT_MASK
+from king_engine.cards import CARD_SUIT
 from king_engine.match import PHASE_PLAY
 from king_engine.rulesets import HandRules
 from king_engine.simulate import state_from_view
@@ -270,7 +270,3 @@ def hard_contract(
     values = evaluate_contracts(view, options, rng, Budget(budget_s, worlds))
     best = max(range(len(options)), key=lambda i: (values[i], -i))
     return options[best]
-
-
-def suit_length(hand: int, suit: int) -> int:
-    return (hand & SUIT_MASK[suit]).bit_count()
