@@ -223,6 +223,23 @@ async def _drive(
     }
 
 
+def _cpu_seconds(parent: int) -> float:
+    """User + system CPU seconds of ``parent`` and its children (the gunicorn workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(entry.name), int(fields[1])
+        if pid == parent or ppid == parent:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def _wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
     import urllib.request
 
@@ -277,9 +294,16 @@ def run(sizes: list[int], hands: int, workers: int, seconds: float) -> dict[int,
             try:
                 _wait_ready(base, process)
                 for size in sizes:
+                    cpu_before = _cpu_seconds(process.pid)
                     results[size] = asyncio.run(
                         _drive(base, size, hands, redis_server.url, seconds)
                     )
+                    cpu = _cpu_seconds(process.pid) - cpu_before
+                    moves = max(1.0, float(results[size]["moves"]))
+                    # Contention-free capacity: what the service's own CPU time per move
+                    # allows on this machine's cores (other processes share them).
+                    results[size]["server_cpu_ms_per_move"] = 1000 * cpu / moves
+                    results[size]["capacity_moves_per_s_2_cores"] = 2 * moves / max(cpu, 1e-9)
             finally:
                 process.terminate()
                 try:
