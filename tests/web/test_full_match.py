@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -39,11 +40,18 @@ except ImportError as missing:  # the game service is not installed in this envi
     pytest.skip(f"the game service cannot be imported: {missing}", allow_module_level=True)
 
 
+def private_redis_db(url: str, db: int = 7) -> str:
+    """The same Redis server, another database: the bots' RQ queue is named ``bots`` in every
+    test folder, so a worker of another folder on database 0 must not take our jobs."""
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{db}"))
+
+
 @pytest.fixture(scope="module")
 def game_env(redis_url: str, database_url: str) -> dict[str, str]:
     migrate(database_url)
     return {
-        "REDIS_URL": redis_url,
+        "REDIS_URL": private_redis_db(redis_url),
         "DATABASE_URL": database_url,
         "KING_KEY_PREFIX": f"w{uuid.uuid4().hex[:8]}:",
         "KING_COMPUTER_MOVE_MS": "600000",
