@@ -201,6 +201,11 @@ def test_a_live_table_fills_from_the_lobby(browser: Any, game_server: LiveServer
             "key => JSON.parse(localStorage.getItem(key))", f"king.match.{match_id}"
         )
         assert record["seat"] == 1 and len(record["commitment"]) == 64
+        burak.click("#leave")  # before the start a player may leave; the seat frees up
+        burak.wait_for_selector("#create-form")
+        ayse.wait_for_function(
+            "() => !document.querySelector('#table .seats').textContent.includes('Burak')"
+        )
     finally:
         for context in contexts:
             context.close()

@@ -88,6 +88,9 @@ export const createTable = (options) => game("POST", "/tables", options);
 export const joinTable = (tableId, clientSeed, seat) =>
   game("POST", `/tables/${tableId}/seats`, { client_seed: clientSeed, seat: seat ?? null });
 
+/** Leave a table before its match starts. */
+export const leaveTable = (tableId) => game("DELETE", `/tables/${tableId}/seats/me`);
+
 export const getTable = (tableId) => game("GET", `/tables/${tableId}`);
 
 /** This seat's match: table fields, `version`, `seat`, `clock`, `view`, `places` when over. */

@@ -351,7 +351,20 @@ function matchPage(matchId) {
       state.error = null;
       const { view } = data;
       if (!view) {
-        fill(root, h("p", { class: "status" }, t("waiting_players")), seatsList(data.match));
+        const leave = () =>
+          api.leaveTable(matchId).then(
+            () => {
+              setLastMatch(null);
+              location.hash = "#/";
+            },
+            (error) => toast(errorText(error)),
+          );
+        fill(
+          root,
+          h("p", { class: "status" }, t("waiting_players")),
+          seatsList(data.match),
+          h("button", { type: "button", id: "leave", onclick: leave }, t("leave")),
+        );
         return;
       }
       if (view.phase !== "over") {

@@ -91,6 +91,7 @@ const LABELS = {
     next: "Next",
     my_matches: "Your matches",
     resign: "Resign",
+    leave: "Leave the table",
     resign_confirm: "Resign? Click again",
   },
   tr: {
@@ -171,6 +172,7 @@ const LABELS = {
     next: "Sonraki",
     my_matches: "Maçların",
     resign: "Çekil",
+    leave: "Masadan kalk",
     resign_confirm: "Çekilmek mi? Tekrar tıkla",
   },
 };
