@@ -83,6 +83,9 @@ def game_server(game_env: dict[str, str]) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+        notifier = getattr(app.extensions["king_game"].store, "notifier", None)
+        if notifier is not None:  # its Pub/Sub thread would outlive the test Redis
+            notifier.stop()
         sweeper.stop()
         thread.join(timeout=5)
         worker.terminate()
