@@ -459,7 +459,9 @@ class MatchStore:
 
         def sit(change: _Change) -> tuple[MatchRecord, int]:
             record = change.record
-            if record.ended or record.status == "active":
+            if record.ended:
+                raise MatchError("match_over", "this table's match has ended")
+            if record.status == "active":
                 if record.seat_of(player.player_id) is not None:
                     raise MatchError("already_seated", "you already sit at this table")
                 raise MatchError("table_full", "the match has started: the table is full")

@@ -26,8 +26,8 @@ from king_game.migrate import migrate
 from king_match import MatchSettings, Sweeper
 
 CLOCK_ENV = {
-    "KING_LIVE_MOVE_MS": "2000",
-    "KING_LIVE_RESERVE_MS": "1000",
+    "KING_LIVE_MOVE_MS": "3000",
+    "KING_LIVE_RESERVE_MS": "2000",
     "KING_COMPUTER_MOVE_MS": "60000",
     "KING_BOT_FALLBACK_MS": "4000",
 }
