@@ -864,7 +864,10 @@ class MatchStore:
             else ""
         )
         idem_value = (
-            json.dumps({"key": idem.key, "fp": idem.fingerprint, "ok": True, "result": answer})
+            json.dumps(
+                {"key": idem.key, "fp": idem.fingerprint, "ok": True, "result": _slim(answer)},
+                separators=(",", ":"),
+            )
             if idem
             else ""
         )
@@ -964,7 +967,15 @@ class MatchStore:
                 "this Idempotency-Key was used for a different request",
             )
         if stored.get("ok"):
-            return MoveResult.from_dict(stored["result"], replayed=True)
+            result = dict(stored["result"])
+            # The answer's events are kept once, in the log: read them back by sequence.
+            first, last = result.pop("seqs", (0, -1))
+            result["events"] = (
+                self.events(idem.match_id, first - 1, count=last - first + 1)
+                if last >= first
+                else []
+            )
+            return MoveResult.from_dict(result, replayed=True)
         error = stored["error"]
         raise MatchError(error["code"], error["message"], replayed=True, **error["details"])
 
@@ -1016,6 +1027,16 @@ class MatchStore:
     def due_matches(self, limit: int = 200) -> list[str]:
         due: Any = self.redis.zrangebyscore(self.deadlines_key, "-inf", self.now_ms(), 0, limit)
         return [_as_text(raw) for raw in due]
+
+
+def _slim(answer: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An answer without its events (they are in the log): their first and last ``seq``."""
+    if answer is None:
+        return None
+    slim = {key: value for key, value in answer.items() if key != "events"}
+    seqs = [event["seq"] for event in answer["events"]]
+    slim["seqs"] = [seqs[0], seqs[-1]] if seqs else [0, -1]
+    return slim
 
 
 def fallback_move(state: MatchState, seat: int, seed: str) -> Move:
