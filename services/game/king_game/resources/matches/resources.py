@@ -97,8 +97,28 @@ class MatchView(MethodView):
 class MovesView(MethodView):
     decorators: ClassVar[list[Any]] = [limiter.limit(move_limit, override_defaults=True)]
 
-    @blp.arguments(MoveSchema)
-    @blp.response(200, MoveResultSchema)
+    @blp.arguments(MoveSchema, example={"card": "QH", "version": 41})
+    @blp.response(
+        200,
+        MoveResultSchema,
+        example={
+            "match_id": "0b7a3d9e-8f7c-4c1e-bb6a-5d1f3e2a9c10",
+            "version": 42,
+            "seat": 2,
+            "move": "QH",
+            "events": [
+                {
+                    "seq": 118,
+                    "v": 42,
+                    "type": "card_played",
+                    "hand": 3,
+                    "trick": 5,
+                    "seat": 2,
+                    "card": "QH",
+                }
+            ],
+        },
+    )
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
     @problem_doc(blp, 404, "not_found")

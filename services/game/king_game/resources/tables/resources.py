@@ -30,7 +30,10 @@ class TablesView(MethodView):
         current_account()
         return {"tables": [render.table(r) for r in game().store.lobby()]}
 
-    @blp.arguments(TableCreateSchema)
+    @blp.arguments(
+        TableCreateSchema,
+        example={"mode": "computer", "hands": 8, "level": "medium", "client_seed": "ab" * 32},
+    )
     @blp.response(201, TableSchema)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 422, "validation_failed, bad_seed")
