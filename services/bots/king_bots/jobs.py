@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import random
 import threading
 from typing import Any
 
@@ -21,6 +22,7 @@ from rq import Queue, Retry
 from rq.serializers import JSONSerializer
 
 from king_bots.policies import decide
+from king_engine import KingError, Move, PlayCard, SeatView
 from king_match import JobSpec, MatchError, MatchSettings, MatchStore
 
 log = logging.getLogger(__name__)
@@ -89,10 +91,34 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
         return {"status": "stale", "version": record.version}
     if not record.seat(seat).automated:
         return {"status": "dropped", "reason": "not_bot_seat"}
-    move = decide(view, level, bot_seed(match_id, version, seat))
+    seed = bot_seed(match_id, version, seat)
+    try:
+        move = decide(view, level, seed)
+    except Exception:
+        # A policy bug must not stall the table: play a random legal move instead.
+        log.exception(
+            "bot policy %s failed in match %s; playing a random legal move", level, match_id
+        )
+        move = _random_legal(view, seed)
     try:
         result = store.play(match_id, None, move, seat=seat, expected_version=version)
+    except KingError:
+        log.error("bot policy %s chose the illegal move %s in match %s", level, move, match_id)
+        move = _random_legal(view, seed)
+        try:
+            result = store.play(match_id, None, move, seat=seat, expected_version=version)
+        except MatchError as exc:
+            return {"status": "dropped", "reason": exc.code}
     except MatchError as exc:
         # stale_version: a human, the sweeper or a duplicate job got there first.
         return {"status": "stale" if exc.code == "stale_version" else "dropped", "reason": exc.code}
     return {"status": "played", "move": str(move), "version": result.version}
+
+
+def _random_legal(view: SeatView, seed: int) -> Move:
+    rng = random.Random(seed)
+    if view.allowed_contracts:
+        choice: Move = rng.choice(view.allowed_contracts)
+        return choice
+    cards = [card for card in range(52) if view.legal_cards >> card & 1]
+    return PlayCard(rng.choice(cards))
