@@ -81,6 +81,7 @@ def bot_worker(game_env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
         stderr=subprocess.DEVNULL,
     )
     time.sleep(0.5)
+    assert process.poll() is None, "the bot worker (python -m king_bots.worker) exited at start"
     yield process
     process.terminate()
     try:
