@@ -25,6 +25,9 @@ def test_run_command_serves_and_ctrl_c_stops_every_process(
     redis_url: str, database_url: str, tmp_path: object
 ) -> None:
     rating_port, game_port = free_port(), free_port()
+    # A Redis database of its own on the run's server: the workers this test starts must not
+    # take other folders' jobs (the queues have fixed names), nor theirs ours.
+    redis_url = redis_url.rsplit("/", 1)[0] + "/12"
     run = RunCommand(
         {
             "REDIS_URL": redis_url,
