@@ -152,6 +152,17 @@ class Load:
             self.finished += 1
 
 
+def _key_bytes(redis: Any) -> dict[str, int]:
+    """``MEMORY USAGE`` summed over the match's own keys (hash, stream, move log, deadline
+    entry) and over the per-player keys (token cache, rate-limiter counters, match index)."""
+    totals = {"match": 0, "player": 0}
+    for key in redis.scan_iter(count=1000):
+        name = key.decode()
+        kind = "match" if name.startswith(("bench:m:", "bench:deadlines")) else "player"
+        totals[kind] += redis.memory_usage(key, samples=0) or 0
+    return totals
+
+
 def _memory(redis: Any) -> tuple[int, int]:
     """(used_memory without client connection buffers, used_memory)."""
     info = redis.info("memory")
@@ -183,7 +194,8 @@ async def _drive(
         for start in range(0, matches, 100):
             chunk = groups[start : start + 100]
             match_ids.extend(await asyncio.gather(*(load.table(session, g) for g in chunk)))
-        samples: list[tuple[float, int]] = []
+        samples: list[tuple[int, int]] = []
+        key_bytes: dict[str, int] = {}
         started = time.perf_counter()
         tasks = [
             asyncio.create_task(load.player(session, match_id, seat, group[seat]))
@@ -196,6 +208,8 @@ async def _drive(
                 await asyncio.sleep(0.5)
                 if load.finished == 0:
                     samples.append(_memory(redis))
+                    if len(samples) == 20:
+                        key_bytes.update(_key_bytes(redis))
 
         sampler = asyncio.create_task(sample())
         _done, pending = await asyncio.wait(tasks, timeout=seconds or None)
@@ -215,6 +229,8 @@ async def _drive(
         "move_p50_ms_second_half": _percentile(second, 0.5),
         "redis_bytes_per_match": (mid - baseline) / matches,
         "redis_bytes_per_match_with_connections": (mid_all - baseline_all) / matches,
+        "redis_match_keys_bytes_per_match": key_bytes.get("match", 0) / matches,
+        "redis_player_keys_bytes_per_match": key_bytes.get("player", 0) / matches,
         "matches_finished": load.finished,
         "moves": load.moves,
         "rejected_moves": load.errors,
