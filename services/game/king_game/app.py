@@ -7,6 +7,7 @@ interactive docs at ``/docs``. Run ``python -m king_game.migrate`` before the fi
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Callable
 from typing import Any
 
@@ -93,6 +94,9 @@ def create_app(
         kwargs={"autocommit": True},
     )
     pool.open(wait=False)
+    # Close the pool while the interpreter is still whole (its threads are greenlets under
+    # gevent and cannot be joined from a finalizer).
+    atexit.register(pool.close, timeout=1)
     accounts = Accounts(pool, redis, settings.match.key_prefix, settings.token_cache_s)
     app.extensions["king_game"] = GameContext(settings, store, accounts, redis)
 
