@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.parse
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -33,11 +34,19 @@ CLOCK_ENV = {
 }
 
 
+def own_redis_db(url: str, db: int = 5) -> str:
+    """The same Redis server, another database: RQ's ``bots`` queue has that name in every test
+    folder, so a bot worker of another folder (on database 0) must never take our jobs, nor
+    ours theirs."""
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{db}"))
+
+
 @pytest.fixture(scope="session")
 def game_env(redis_url: str, database_url: str) -> dict[str, str]:
     migrate(database_url)
     return {
-        "REDIS_URL": redis_url,
+        "REDIS_URL": own_redis_db(redis_url),
         "DATABASE_URL": database_url,
         "KING_KEY_PREFIX": f"g{uuid.uuid4().hex[:8]}:",
         **CLOCK_ENV,
