@@ -8,9 +8,9 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: venv run demo test lint typecheck bench clean
 
-## make run: start the product (see README).
+## make run: start the whole product (local Redis and Postgres if none are configured).
 run: $(STAMP)
-	$(PY) examples/random_match.py
+	$(PY) -m king_devservers $(ARGS)
 
 venv: $(STAMP)
 
@@ -20,9 +20,9 @@ $(STAMP): requirements.txt shared/pyproject.toml $(wildcard services/*/pyproject
 	$(PY) -m pip install --quiet -r requirements.txt $(addprefix -e ./,$(PACKAGES))
 	touch $(STAMP)
 
-## make demo: one match between four random players, printed with its score sheet.
+## make demo: a match against three computer players through the HTTP API of a running stack.
 demo: $(STAMP)
-	$(PY) examples/random_match.py $(ARGS)
+	$(PY) -m king_devservers --demo $(ARGS)
 
 ## make test: lint, format check, type check, then every test.
 test: $(STAMP) lint typecheck

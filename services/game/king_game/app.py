@@ -109,6 +109,10 @@ def create_app(
     from king_game.web import web_blueprint
 
     app.register_blueprint(web_blueprint)
+    # Request counts, latency histograms, one log line per request, and GET /metrics.
+    from king_metrics import install as install_metrics
+
+    install_metrics(app, service="game")
     if settings.embedded_sweeper:
         sweeper = Sweeper(store)
         sweeper.start_thread()

@@ -54,6 +54,12 @@ class EventSchema(ma.Schema):
     type = ma.fields.String(metadata={"example": "card_played"})
     v = ma.fields.Integer(metadata={"description": "the match version after this change"})
 
+    @ma.post_dump(pass_original=True)
+    def keep_event_fields(self, data: dict, original: dict, **kwargs: object) -> dict:  # type: ignore[type-arg]
+        # An event's own fields (seat, card, points, ...) vary by type: send them all.
+        # (``unknown = INCLUDE`` only applies when loading.)
+        return {**original, **data} if isinstance(original, dict) else data
+
 
 class MoveResultSchema(ma.Schema):
     match_id = ma.fields.String()
