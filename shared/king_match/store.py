@@ -380,11 +380,15 @@ class MatchStore:
         seat: int | None = None,
         client_seed: str | None = None,
         match_id: str | None = None,
+        sit: bool = True,
     ) -> MatchRecord:
         """A new table with its deal commitment; the creator takes a seat at once.
 
         A computer table gets three server bots and starts now; a live table waits in the
-        lobby until four players sit.
+        lobby until four players sit. With ``sit=False`` the creator does not sit yet: they
+        see the commitment first and then take their seat with ``join`` (the order FAIRNESS
+        asks for: the client's seed is made after the server's inputs are fixed); a computer
+        table then starts when its creator sits.
         """
         if mode not in MODES:
             raise MatchError("bad_table", f"mode must be one of {', '.join(MODES)}", field="mode")
@@ -444,7 +448,8 @@ class MatchStore:
                     "server_commit": record.server_commit,
                 }
             )
-            self._sit(change, seat_index, creator, seed, source)
+            if sit:
+                self._sit(change, seat_index, creator, seed, source)
             if mode == "live":
                 change.lobby = str(now)
             return change.record

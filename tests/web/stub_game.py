@@ -108,18 +108,28 @@ class StubGame:
                 body.get("level", "easy"),
                 secrets.token_bytes(32),
             )
+            match.owner = player()
+            if body.get("sit", True) is False:  # the creator sits later, with its seed
+                with self.lock:
+                    self.matches[match.match_id] = match
+                    return self._table(match), 201
             try:
-                seed = kingdeal.parse_seed(body["client_seed"])
+                seed = kingdeal.parse_seed(body.get("client_seed"))
             except BadInput as error:
                 return problem(422, error.code, error.message)
-            match.seeds = [seed, kingdeal.BOT_SEED, kingdeal.BOT_SEED, kingdeal.BOT_SEED]
-            match.owner = player()
-            key = kingdeal.match_key(match.match_id, match.server_seed, match.seeds)
-            match.state = new_match(match.ruleset, match.hands, key)
+            return self._start(match, seed), 201
+
+        @bp.post("/tables/<match_id>/seats")
+        def seats(match_id: str) -> Any:
             with self.lock:
-                self.matches[match.match_id] = match
-                self._bots(match)
-                return self._table(match), 201
+                match = self.matches[match_id]
+            if player() != match.owner or match.state is not None:
+                return problem(403, "forbidden", "a computer table has one human seat")
+            try:
+                seed = kingdeal.parse_seed(request.get_json().get("client_seed"))
+            except BadInput as error:
+                return problem(422, error.code, error.message)
+            return {"seat": 0, "table": self._start(match, seed)}, 201
 
         @bp.get("/matches/<match_id>")
         def view(match_id: str) -> Any:
@@ -191,6 +201,15 @@ class StubGame:
             self._apply(match, state.current_player, move_of_action(action))
         match.deadline_ms = int(time.time() * 1000) + MOVE_MS
 
+    def _start(self, match: StubMatch, seed: bytes) -> dict[str, Any]:
+        match.seeds = [seed, kingdeal.BOT_SEED, kingdeal.BOT_SEED, kingdeal.BOT_SEED]
+        key = kingdeal.match_key(match.match_id, match.server_seed, match.seeds)
+        match.state = new_match(match.ruleset, match.hands, key)
+        with self.lock:
+            self.matches[match.match_id] = match
+            self._bots(match)
+            return self._table(match)
+
     def _table(self, match: StubMatch) -> dict[str, Any]:
         over = match.state is not None and match.state.is_over
         return {
@@ -201,7 +220,7 @@ class StubGame:
             "ruleset": match.ruleset,
             "hands": match.hands,
             "level": match.level,
-            "status": "finished" if over else "active",
+            "status": "finished" if over else ("active" if match.state else "waiting"),
             "version": match.state.version if match.state else 0,
             "server_commit": match.commit,
             "seats": [{"seat": 0, "name": "Misafir", "is_bot": False, "automated": False}]

@@ -51,6 +51,7 @@ class TablesView(MethodView):
             level=body["level"] if body["mode"] == "computer" else None,
             seat=body["seat"],
             client_seed=body["client_seed"],
+            sit=body["sit"],
         )
         return render.table(record)
 
@@ -78,7 +79,7 @@ class SeatsView(MethodView):
     def post(self, body: dict[str, Any], table_id: str) -> dict[str, Any]:
         """Take a seat (a given one or any free one) with your client seed."""
         record, _ = game().store.load(table_id)
-        if record.mode != "live":
+        if record.mode != "live" and record.creator_id != current_player().player_id:
             raise Problem("forbidden", "a computer table has one human seat: its creator's")
         record, seat = game().store.join(
             table_id, current_player(), seat=body["seat"], client_seed=body["client_seed"]

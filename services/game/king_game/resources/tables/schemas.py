@@ -37,6 +37,18 @@ class TableCreateSchema(ma.Schema):
     client_seed = ma.fields.String(
         load_default=None, validate=validate.Length(equal=64), metadata={"description": SEED_DOC}
     )
+    sit = ma.fields.Boolean(
+        load_default=True,
+        metadata={
+            "description": "false: do not take a seat yet; read server_commit first, then "
+            "POST /tables/{id}/seats with your seed (a computer table starts then)"
+        },
+    )
+
+    @ma.validates_schema
+    def _seed_only_when_sitting(self, data: dict, **kwargs: object) -> None:  # type: ignore[type-arg]
+        if not data.get("sit", True) and data.get("client_seed"):
+            raise ma.ValidationError("send the seed when you take your seat", "client_seed")
 
 
 class JoinSchema(ma.Schema):

@@ -197,15 +197,17 @@ function createForm() {
   const submit = async (event) => {
     event.preventDefault();
     const [kind, level] = mode.value.split(":");
-    // The API seats the creator in the same request, so the seed goes with it (see
-    // docs/web-client.md); the commitment in the answer is stored before anything else.
-    const seed = newClientSeed();
-    const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value, seat: 0, client_seed: seed };
+    // Two steps, as KINGDEAL-v1 wants: create the table without sitting, store its
+    // commitment, and only then make our seed and take the seat with it.
+    const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value, seat: 0, sit: false };
     if (level) options.level = level;
     try {
       const table = await api.createTable(options);
       const matchId = table.match_id || table.id;
+      const seed = newClientSeed();
       const record = beginRecord(matchId, table.server_commit, seed);
+      saveRecord(matchId, record);
+      await api.joinTable(matchId, seed, 0);
       record.seat = 0;
       saveRecord(matchId, record);
       setLastMatch(matchId);
