@@ -45,3 +45,10 @@ keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "30"))
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "warning")
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A worker died: drop its live gauges from the shared metrics folder (king_metrics)."""
+    from king_metrics import mark_process_dead
+
+    mark_process_dead(worker.pid)  # type: ignore[attr-defined]

@@ -15,8 +15,10 @@ import hashlib
 import logging
 import random
 import threading
+import time
 from typing import Any
 
+from king_metrics import observe_bot_decision, record_move
 from redis import Redis
 from rq import Queue, Retry
 from rq.serializers import JSONSerializer
@@ -92,8 +94,10 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
     if not record.seat(seat).automated:
         return {"status": "dropped", "reason": "not_bot_seat"}
     seed = bot_seed(match_id, version, seat)
+    started = time.perf_counter()
     try:
         move = decide(view, level, seed)
+        observe_bot_decision(level, time.perf_counter() - started)
     except Exception:
         # A policy bug must not stall the table: play a random legal move instead.
         log.exception(
@@ -112,6 +116,7 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
     except MatchError as exc:
         # stale_version: a human, the sweeper or a duplicate job got there first.
         return {"status": "stale" if exc.code == "stale_version" else "dropped", "reason": exc.code}
+    record_move("bot")
     return {"status": "played", "move": str(move), "version": result.version}
 
 

@@ -12,6 +12,7 @@ import argparse
 import logging
 import sys
 
+import king_metrics
 from redis import Redis
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis-url", help="defaults to $REDIS_URL")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    king_metrics.serve_metrics()  # on $KING_METRICS_PORT when set
     worker = build_worker(args.redis_url, args.queues or None)
     worker.work(burst=args.burst, logging_level="WARNING", with_scheduler=False)
     return 0

@@ -110,9 +110,13 @@ def create_app(
 
     app.register_blueprint(web_blueprint)
     # Request counts, latency histograms, one log line per request, and GET /metrics.
-    from king_metrics import install as install_metrics
+    import king_metrics
 
-    install_metrics(app, service="game")
+    king_metrics.install(app, service="game")
+    king_metrics.watch_queues(settings.redis_url, ["bots", "ratings"])
+    # Every active match waits on exactly one deadline: the deadline index counts them for
+    # every copy of the service alike.
+    king_metrics.track_active_matches(lambda: {"all": int(redis.zcard(store.deadlines_key))})
     if settings.embedded_sweeper:
         sweeper = Sweeper(store)
         sweeper.start_thread()

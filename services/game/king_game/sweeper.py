@@ -12,20 +12,32 @@ import signal
 import sys
 from types import FrameType
 
+import king_metrics
 from redis import Redis
 
 from king_game.queues import RQEnqueuer
 from king_match import MatchSettings, MatchStore, Sweeper
 
 
+class MeteredSweeper(Sweeper):
+    """The clock sweeper, counting the timeouts it applies for the metrics."""
+
+    def sweep_once(self) -> int:
+        changed = super().sweep_once()
+        for _ in range(changed):
+            king_metrics.record_clock_timeout("all")
+        return changed
+
+
 def build(settings: MatchSettings | None = None) -> Sweeper:
     settings = settings or MatchSettings.from_env()
     redis = Redis.from_url(settings.redis_url)
-    return Sweeper(MatchStore(redis, settings, RQEnqueuer(redis)))
+    return MeteredSweeper(MatchStore(redis, settings, RQEnqueuer(redis)))
 
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    king_metrics.serve_metrics()  # on $KING_METRICS_PORT when set
     sweeper = build()
 
     def stop(signum: int, frame: FrameType | None) -> None:

@@ -11,10 +11,11 @@ goes straight to the failed-job registry with the reason.
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Any
 
+from king_metrics import record_rating_ingested
 from redis import Redis
 from rq import Queue, Retry
 from rq.job import Job
@@ -72,7 +73,14 @@ def ingest_finished_match(message: str | dict[str, Any]) -> str:
         )
     except ValueError as exc:
         raise MalformedMessage(str(exc)) from exc
-    return get_store().ingest(parsed).value
+    result = get_store().ingest(parsed).value
+    try:
+        ended = datetime.fromisoformat(parsed.ended_at.replace("Z", "+00:00"))
+        lag: float | None = (datetime.now(UTC) - ended).total_seconds()
+    except ValueError:
+        lag = None
+    record_rating_ingested(str(result), lag)
+    return result
 
 
 def no_retry_for_malformed(

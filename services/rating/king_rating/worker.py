@@ -13,6 +13,7 @@ import argparse
 import logging
 import sys
 
+import king_metrics
 from redis import Redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
@@ -41,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis-url", default=settings.redis_url)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    king_metrics.serve_metrics()  # on $KING_METRICS_PORT when set
     worker = build_worker(args.redis_url, args.queue)
     worker.work(burst=args.burst, with_scheduler=True, logging_level="INFO")
     return 0

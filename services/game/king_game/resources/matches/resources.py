@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from king_metrics import record_move
 
 from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
 from king_game import render
@@ -142,6 +143,7 @@ class MovesView(MethodView):
             expected_version=body["version"],
             idempotency_key=key,
         )
+        record_move("human")
         return result.to_dict()
 
 
