@@ -20,42 +20,16 @@ from typing import Any
 
 from king_metrics import observe_bot_decision, record_move
 from redis import Redis
-from rq import Queue, Retry
-from rq.serializers import JSONSerializer
 
 from king_bots.policies import decide
 from king_engine import KingError, Move, PlayCard, SeatView
-from king_match import JobSpec, MatchError, MatchSettings, MatchStore
+from king_match import MatchError, MatchSettings, MatchStore
+from king_match.rq_enqueuer import RQEnqueuer
 
 log = logging.getLogger(__name__)
 
 _store: MatchStore | None = None
 _lock = threading.Lock()
-
-
-class RQEnqueuer:
-    """Next bot turns and finished-match messages go to their RQ queues (JSON serializer)."""
-
-    def __init__(self, connection: Redis) -> None:
-        self.connection = connection
-
-    def enqueue(self, job: JobSpec) -> None:
-        retry = (
-            Retry(max=len(job.retry_intervals), interval=list(job.retry_intervals))
-            if job.retry_intervals
-            else None
-        )
-        Queue(job.queue, connection=self.connection, serializer=JSONSerializer).enqueue_call(
-            func=job.function,
-            args=job.args,
-            kwargs=job.kwargs,
-            job_id=job.job_id,
-            ttl=job.ttl,
-            result_ttl=job.result_ttl,
-            failure_ttl=job.failure_ttl,
-            retry=retry,
-            description=job.description or None,
-        )
 
 
 def get_store() -> MatchStore:

@@ -24,7 +24,6 @@ from king_game.config import Settings
 from king_game.context import GameContext
 from king_game.limits import limiter
 from king_game.problems import STATUS_BY_CODE, ProblemApi, problem_response
-from king_game.queues import RQEnqueuer
 from king_game.resources.accounts.resources import blp as accounts_blp
 from king_game.resources.health.resources import blp as health_blp
 from king_game.resources.matches.resources import blp as matches_blp
@@ -32,6 +31,7 @@ from king_game.resources.rules.resources import blp as rules_blp
 from king_game.resources.tables.resources import blp as tables_blp
 from king_match import MatchError, MatchStore, Sweeper
 from king_match.notify import EventNotifier
+from king_match.rq_enqueuer import RQEnqueuer
 
 _FIELD_CODES = {"bad_seed", "bad_table"}
 _ENGINE_INPUT = {"bad_move", "bad_card", "bad_suit", "unknown_contract"}

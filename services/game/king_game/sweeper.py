@@ -15,8 +15,8 @@ from types import FrameType
 import king_metrics
 from redis import Redis
 
-from king_game.queues import RQEnqueuer
 from king_match import MatchSettings, MatchStore, Sweeper
+from king_match.rq_enqueuer import RQEnqueuer
 
 
 class MeteredSweeper(Sweeper):

@@ -1,4 +1,9 @@
-"""The RQ side of the match layer's jobs: JSON serializer, deterministic ids, never pickle."""
+"""The RQ side of the match layer's jobs: JSON serializer, deterministic ids, never pickle.
+
+Every process that writes matches (the game service, its clock sweeper, the bot workers)
+hands the jobs a write causes to this one adapter. It is kept out of ``king_match/__init__``
+so that the rest of the match layer needs only redis.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from redis import Redis
 from rq import Queue, Retry
 from rq.serializers import JSONSerializer
 
-from king_match import JobSpec
+from .jobs import JobSpec
 
 
 class RQEnqueuer:
@@ -14,7 +19,7 @@ class RQEnqueuer:
 
     def __init__(self, connection: Redis) -> None:
         self.connection = connection
-        self._queues: dict[str, Queue] = {}
+        self._queues: dict[str, Queue] = {}  # Queue objects are cheap but not free: reuse
 
     def queue(self, name: str) -> Queue:
         if name not in self._queues:
