@@ -9,7 +9,6 @@ a bot turn takes milliseconds, and a fork per job would cost more than the turn.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 import king_metrics
@@ -42,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", action="store_true", help="stop when the queues are empty")
     parser.add_argument("--redis-url", help="defaults to $REDIS_URL")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    # Readable lines in development, JSON with KING_ENV=production or KING_LOG_FORMAT=json.
+    king_metrics.configure_logging("bots")
     king_metrics.serve_metrics()  # on $KING_METRICS_PORT when set
     worker = build_worker(args.redis_url, args.queues or None)
     worker.work(burst=args.burst, logging_level="WARNING", with_scheduler=False)

@@ -36,7 +36,8 @@ def build(settings: MatchSettings | None = None) -> Sweeper:
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    # Readable lines in development, JSON with KING_ENV=production or KING_LOG_FORMAT=json.
+    king_metrics.configure_logging("clock")
     king_metrics.serve_metrics()  # on $KING_METRICS_PORT when set
     sweeper = build()
 

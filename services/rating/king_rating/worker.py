@@ -10,7 +10,6 @@ any number of concurrent workers.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 import king_metrics
@@ -41,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queue", default=settings.queue_name)
     parser.add_argument("--redis-url", default=settings.redis_url)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    # Readable lines in development, JSON with KING_ENV=production or KING_LOG_FORMAT=json.
+    king_metrics.configure_logging("ratings-worker")
     king_metrics.serve_metrics()  # on $KING_METRICS_PORT when set
     worker = build_worker(args.redis_url, args.queue)
     worker.work(burst=args.burst, with_scheduler=True, logging_level="INFO")
