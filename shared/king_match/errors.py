@@ -48,7 +48,6 @@ CODES = (
     "seat_forfeited",
     "not_bot_seat",
     "idempotency_key_reused",
-    "request_in_progress",
     "busy",
     "bad_seed",
     "bad_table",

@@ -11,6 +11,10 @@ No wake-up is lost: a waiter registers *before* it reads the stream, and the not
 latest sequence number of every match that has waiters, so a commit that lands between the read
 and the wait is seen by the wait's predicate. Under gevent the thread and the conditions are
 greenlet-friendly (monkey-patched).
+
+The same connection carries other broadcasts of the service (``on_channel``): for example the
+revoked-token channel, so each process can drop a revoked token from its own cache. A callback
+gets the message's text, or None after a reconnect (messages may have been missed).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -44,6 +48,12 @@ class EventNotifier:
         self.watches: dict[str, _Watch] = {}
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._channels: dict[str, Callable[[str | None], None]] = {}
+
+    def on_channel(self, channel: str, callback: Callable[[str | None], None]) -> None:
+        """Call ``callback(text)`` for every message on ``channel`` (register before
+        ``start``), and ``callback(None)`` after the listener reconnected."""
+        self._channels[channel] = callback
 
     def start(self) -> None:
         with self.cond:
@@ -60,6 +70,8 @@ class EventNotifier:
             pubsub: Any = self.redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
             try:
                 pubsub.psubscribe(self.pattern)
+                if self._channels:
+                    pubsub.subscribe(*self._channels)
                 while not self._stop.is_set():
                     message = pubsub.get_message(timeout=1.0)
                     if message is None:
@@ -67,6 +79,9 @@ class EventNotifier:
                     channel = message["channel"]
                     if isinstance(channel, bytes):
                         channel = channel.decode()
+                    if message["type"] == "message":
+                        self._broadcast(channel, message["data"])
+                        continue
                     match_id = channel[self.prefix_len :]
                     seq = int(message["data"])
                     with self.cond:
@@ -74,18 +89,30 @@ class EventNotifier:
                         if watch is not None and seq > watch.latest:
                             watch.latest = seq
                             self.cond.notify_all()
-            except Exception:
-                log.exception("event notifier lost its connection; reconnecting")
+            except Exception as exc:
+                # Expected when Redis restarts: one line, not a traceback.
+                log.warning("event notifier lost its connection (%s); reconnecting", exc)
                 time.sleep(0.5)
                 with self.cond:  # wake everyone: they re-read the stream themselves
                     for watch in self.watches.values():
                         watch.latest += 1
                     self.cond.notify_all()
+                for callback in self._channels.values():
+                    callback(None)
             finally:
                 try:
                     pubsub.close()
                 except Exception:
                     log.debug("closing the Pub/Sub connection failed", exc_info=True)
+
+    def _broadcast(self, channel: str, data: Any) -> None:
+        callback = self._channels.get(channel)
+        if callback is None:
+            return
+        try:
+            callback(data.decode() if isinstance(data, bytes) else str(data))
+        except Exception:
+            log.exception("a callback of channel %s failed", channel)
 
     @contextmanager
     def watching(self, match_id: str) -> Iterator[None]:

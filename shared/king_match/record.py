@@ -12,7 +12,7 @@ the fairness transcript of an ended match; nothing here is ever sent to a client
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 MODES: Final = ("live", "computer")
@@ -102,8 +102,12 @@ class MatchRecord:
     # ------------------------------------------------------------------ text form
 
     def to_json(self) -> str:
-        data = asdict(self)
-        del data["version"], data["seq"]
+        # By hand, not dataclasses.asdict: this runs on every write (asdict deep-copies).
+        data = {name: getattr(self, name) for name in _RECORD_FIELDS}
+        data["seats"] = [
+            None if seat is None else {name: getattr(seat, name) for name in _SEAT_FIELDS}
+            for seat in self.seats
+        ]
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -116,3 +120,9 @@ class MatchRecord:
         record.version = version
         record.seq = seq
         return record
+
+
+_SEAT_FIELDS: Final = tuple(f.name for f in fields(Seat))
+_RECORD_FIELDS: Final = tuple(
+    f.name for f in fields(MatchRecord) if f.name not in ("seats", "version", "seq")
+)

@@ -12,12 +12,12 @@ Human moves, bot moves, clock timeouts, resignations, seating and leaving all ta
 
 Keys (``p`` is the configured prefix)::
 
-    p m:<id>            hash: ver, seq, meta (record JSON), state (engine bytes)
+    p m:<id>            hash: ver, seq, meta (record JSON), state (engine bytes), and per
+                        player i:<who> / f:<who>, the answer to their latest keyed request
     p m:<id>:moves      string: the match's moves, one byte each (seat << 6 | action)
     p m:<id>:ev         stream: public events, entry id "<seq>-0", field e = event JSON
     p deadlines         sorted set: match id -> deadline (ms), swept by the clock sweeper
     p lobby             sorted set: open live tables -> creation time
-    p idem:<id>:<who>   short-lived claim of a running Idempotency-Key request
     p finished:<id>     the FinishedMatch JSON, kept for ``retention_s``
     p finished:pending  sorted set: finished messages not yet on the ratings queue
     p pl:<player>:active / :recent   a player's matches (hints; records are the truth)
@@ -88,10 +88,15 @@ if ARGV[14] ~= '' and #ARGV >= 15 then redis.call('PUBLISH', ARGV[14], seq) end
 return {1, cur + 1, seq}
 """
 
+_REMEMBER = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+return 1
+"""
+
 _MAX_ATTEMPTS = 50
 _PENDING_RETRY_MS = 5_000
-_IDEM_PENDING_MS = 30_000
 _IDEM_FIELD = "i:"
+_IDEM_FAILED = "f:"
 _RECENT_KEEP = 50
 
 
@@ -168,19 +173,26 @@ class _Idem:
 
     The first answer is kept in the match hash, field ``i:<who>``: one per player, the answer
     to their latest keyed request (a client retries a request until it gets an answer before it
-    sends the next, so the latest is the one a retry is about). It lives and dies with the
-    match, so keys cost no Redis memory beyond four small fields.
+    sends the next, so the latest is the one a retry is about). It is written by the commit
+    script itself, atomically with the change, so there is no separate claim: of two copies of
+    one request running at once, one commits and the other fails the version check, reloads,
+    finds the answer and replays it. A refused request's error goes to ``f:<who>`` (never
+    over a later success). Both live and die with the match: keys cost no Redis round trip on
+    the way in and no memory beyond a few small fields.
     """
 
     match_id: str
     who: str
     key: str
     fingerprint: str
-    claim_key: str
 
     @property
     def field(self) -> str:
         return _IDEM_FIELD + self.who
+
+    @property
+    def failure_field(self) -> str:
+        return _IDEM_FAILED + self.who
 
 
 class MatchStore:
@@ -205,6 +217,7 @@ class MatchStore:
         self.clock = clock
         self.prefix = self.settings.key_prefix
         self._commit = redis.register_script(_COMMIT)
+        self._remember = redis.register_script(_REMEMBER)
 
     # ------------------------------------------------------------------ keys
 
@@ -241,8 +254,7 @@ class MatchStore:
     def _idem(self, match_id: str, who: str, key: str | None, fingerprint: str) -> _Idem | None:
         if not key:
             return None
-        claim = f"{self.prefix}idem:{match_id}:{who}"
-        return _Idem(match_id, who, key, fingerprint, claim)
+        return _Idem(match_id, who, key, fingerprint)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -250,11 +262,26 @@ class MatchStore:
     # ------------------------------------------------------------------ reading
 
     def _load(self, match_id: str) -> tuple[MatchRecord, MatchState | None]:
-        ver, seq, meta, state = self.redis.hmget(self.key(match_id), "ver", "seq", "meta", "state")
+        record, state, _ = self._load_keyed(match_id, None)
+        return record, state
+
+    def _load_keyed(
+        self, match_id: str, idem: _Idem | None
+    ) -> tuple[MatchRecord, MatchState | None, MoveResult | None]:
+        """The record and state, plus the stored answer to ``idem``'s request if it has one
+        (raised again if that answer was an error): one ``HMGET``."""
+        fields = ["ver", "seq", "meta", "state"]
+        if idem is not None:
+            fields += [idem.field, idem.failure_field]
+        values = self.redis.hmget(self.key(match_id), fields)
+        ver, seq, meta, state = values[:4]
         if meta is None:
             raise MatchError("match_not_found", f"no match or table {match_id}")
         record = MatchRecord.from_json(meta, int(ver or 0), int(seq or 0))
-        return record, (MatchState.from_bytes(_as_bytes(state)) if state else None)
+        answer = None
+        if idem is not None:
+            answer = self._stored_answer(idem, values[4], values[5])
+        return record, (MatchState.from_bytes(_as_bytes(state)) if state else None), answer
 
     def load(self, match_id: str) -> tuple[MatchRecord, MatchState | None]:
         """The match as stored, after applying any clock timeout that is due."""
@@ -796,10 +823,6 @@ class MatchStore:
         idem: _Idem | None = None,
         initial: MatchRecord | None = None,
     ) -> R:
-        if idem is not None:
-            replay = self._claim(idem)
-            if replay is not None:
-                return replay  # type: ignore[return-value]
         try:
             for _ in range(_MAX_ATTEMPTS):
                 if initial is not None:
@@ -807,7 +830,9 @@ class MatchStore:
                         raise MatchError("bad_table", f"match {match_id} exists already")
                     record, state = initial, None
                 else:
-                    record, state = self._load(match_id)
+                    record, state, replay = self._load_keyed(match_id, idem)
+                    if replay is not None:
+                        return replay  # type: ignore[return-value]
                 if expected_version is not None and expected_version != record.version:
                     raise StaleVersion(expected_version, record.version)
                 change = _Change(record, state, self.now_ms())
@@ -829,7 +854,7 @@ class MatchStore:
                 if not self._commit_change(match_id, change, idem if answer else None, answer):
                     if initial is not None:
                         raise MatchError("bad_table", f"match {match_id} exists already")
-                    continue
+                    continue  # someone else committed first: reload (and maybe replay)
                 self._after_commit(change)
                 if failure is not None:
                     raise failure
@@ -839,9 +864,6 @@ class MatchStore:
             if idem is not None:
                 self._remember_failure(idem, exc)
             raise
-        finally:
-            if idem is not None:
-                self.redis.delete(idem.claim_key)
 
     def _commit_change(
         self, match_id: str, change: _Change, idem: _Idem | None, answer: dict[str, Any] | None
@@ -944,50 +966,37 @@ class MatchStore:
 
     # ------------------------------------------------------------------ idempotency
 
-    def _claim(self, idem: _Idem) -> MoveResult | None:
-        """Claim an Idempotency-Key; when it was answered before, return (or raise) that."""
-        for _ in range(300):
-            answer = self._stored_answer(idem)
-            if answer is not None:
-                return answer
-            if self.redis.set(idem.claim_key, idem.key, nx=True, px=_IDEM_PENDING_MS):
-                # Answered between our look and the claim? Then that answer stands.
-                answer = self._stored_answer(idem)
-                if answer is not None:
-                    self.redis.delete(idem.claim_key)
-                return answer
-            time.sleep(0.01)  # the same player's other request is running
-        raise MatchError("request_in_progress", "the first request with this key is still running")
-
-    def _stored_answer(self, idem: _Idem) -> MoveResult | None:
-        raw = self.redis.hget(self.key(idem.match_id), idem.field)
-        if raw is None:
-            return None
-        stored: dict[str, Any] = json.loads(raw)
-        if stored.get("key") != idem.key:
-            return None
-        if stored.get("fp") != idem.fingerprint:
-            raise MatchError(
-                "idempotency_key_reused",
-                "this Idempotency-Key was used for a different request",
-            )
-        if stored.get("ok"):
-            result = dict(stored["result"])
-            # The answer's events are kept once, in the log: read them back by sequence.
-            first, last = result.pop("seqs", (0, -1))
-            result["events"] = (
-                self.events(idem.match_id, first - 1, count=last - first + 1)
-                if last >= first
-                else []
-            )
-            return MoveResult.from_dict(result, replayed=True)
-        error = stored["error"]
-        raise MatchError(error["code"], error["message"], replayed=True, **error["details"])
+    def _stored_answer(self, idem: _Idem, success: Any, failure: Any) -> MoveResult | None:
+        """The first answer to this key, from the loaded ``i:``/``f:`` fields: the result to
+        replay, None when the key is new; a stored error is raised again."""
+        for raw in (success, failure):
+            if raw is None:
+                continue
+            stored: dict[str, Any] = json.loads(raw)
+            if stored.get("key") != idem.key:
+                continue
+            if stored.get("fp") != idem.fingerprint:
+                raise MatchError(
+                    "idempotency_key_reused",
+                    "this Idempotency-Key was used for a different request",
+                )
+            if stored.get("ok"):
+                result = dict(stored["result"])
+                # The answer's events are kept once, in the log: read them back by sequence.
+                first, last = result.pop("seqs", (0, -1))
+                result["events"] = (
+                    self.events(idem.match_id, first - 1, count=last - first + 1)
+                    if last >= first
+                    else []
+                )
+                return MoveResult.from_dict(result, replayed=True)
+            error = stored["error"]
+            raise MatchError(error["code"], error["message"], replayed=True, **error["details"])
+        return None
 
     def _remember_failure(self, idem: _Idem, exc: MatchError | KingError) -> None:
         if exc.code in (
             "idempotency_key_reused",
-            "request_in_progress",
             "busy",
             "match_not_found",
         ) or exc.details.get("replayed"):
@@ -1001,7 +1010,8 @@ class MatchStore:
             },
             default=str,
         )
-        self.redis.hset(self.key(idem.match_id), idem.field, value)
+        # Only onto a match that still exists (a refused request must not create a key).
+        self._remember(keys=[self.key(idem.match_id)], args=[idem.failure_field, value])
 
     # ------------------------------------------------------------------ finished matches
 

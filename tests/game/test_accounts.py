@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -42,6 +43,22 @@ def test_a_revoked_token_stops_working(client):
     assert client.delete("/v1/tokens/current", headers=player["headers"]).status_code == 204
     after = client.get("/v1/me", headers=player["headers"])
     assert after.status_code == 401 and after.get_json()["code"] == "unauthenticated"
+
+
+def test_a_token_revoked_through_one_process_stops_working_in_another(client, settings):
+    from king_game.app import create_app
+
+    other = create_app(settings).test_client()  # another copy: its own in-process token cache
+    player = signup(client)
+    assert other.get("/v1/me", headers=player["headers"]).status_code == 200  # now cached there
+    assert client.delete("/v1/tokens/current", headers=player["headers"]).status_code == 204
+    # The revocation is broadcast; the other copy drops its cached entry when it arrives.
+    deadline = time.monotonic() + 5
+    status = 200
+    while status == 200 and time.monotonic() < deadline:
+        status = other.get("/v1/me", headers=player["headers"]).status_code
+        time.sleep(0.01)
+    assert status == 401
 
 
 def test_passwords_and_tokens_are_stored_hashed(client, app):

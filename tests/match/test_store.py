@@ -117,6 +117,63 @@ def test_an_idempotent_retry_gets_the_first_answer(make_store):
     assert reused.value.code == "idempotency_key_reused"
 
 
+def test_copies_of_one_keyed_request_at_once_apply_once_and_agree(make_store):
+    store, _, _ = make_store()
+    match_id = live_table(store)
+    seats = players_by_seat(store, match_id)
+    record, state = store.load(match_id)
+    move = fallback_move(state, 0, "x")
+    outcomes: list[object] = []
+    start = threading.Barrier(8)
+
+    def send() -> None:
+        start.wait()
+        try:
+            outcomes.append(
+                store.play(
+                    match_id,
+                    seats[0],
+                    move,
+                    expected_version=record.version,
+                    idempotency_key="same-key",
+                )
+            )
+        except (MatchError, IllegalMove) as exc:
+            outcomes.append(exc)
+
+    threads = [threading.Thread(target=send) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    answers = {repr(o.to_dict()) for o in outcomes}  # type: ignore[attr-defined]
+    assert len(answers) == 1
+    assert sum(not o.replayed for o in outcomes) == 1  # type: ignore[attr-defined]
+    assert store.load(match_id)[0].version == record.version + 1
+
+
+def test_a_refused_request_never_hides_a_later_answer(make_store):
+    store, _, _ = make_store()
+    match_id = live_table(store)
+    seats = players_by_seat(store, match_id)
+    _record, state = store.load(match_id)
+    with pytest.raises(MatchError):
+        store.play(match_id, seats[0], parse_move("AS"), idempotency_key="bad", expected_version=0)
+    good = store.play(match_id, seats[0], fallback_move(state, 0, "x"), idempotency_key="good")
+    # Both keys keep their own first answer.
+    assert (
+        store.play(
+            match_id, seats[0], fallback_move(state, 0, "x"), idempotency_key="good"
+        ).to_dict()
+        == good.to_dict()
+    )
+    with pytest.raises(MatchError) as again:
+        store.play(match_id, seats[0], parse_move("AS"), idempotency_key="bad", expected_version=0)
+    assert again.value.code == "stale_version"
+    assert store.load(match_id)[0].version == good.version
+
+
 def test_a_rejected_keyed_request_replays_its_error(make_store):
     store, _, _ = make_store()
     match_id = live_table(store)

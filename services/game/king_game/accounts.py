@@ -1,9 +1,17 @@
 """Accounts and bearer tokens (Postgres schema ``game``).
 
 Passwords are hashed with argon2id; a token is 32 random bytes (URL-safe text) of which only
-the SHA-256 is stored, so a database leak gives no usable token. Looking a token up on every
-request would cost a Postgres round trip per move, so a token's account is cached in Redis for
-a few minutes, keyed by the token's hash; revoking a token deletes that cache entry at once.
+the SHA-256 is stored, so a database leak gives no usable token.
+
+Looking a token up on every request would cost a Postgres round trip per move, so a token's
+account is cached at two levels, keyed by the token's hash: in Redis for a few minutes (shared
+by every copy of the service), and in the process itself for ``local_cache_s`` seconds (no
+round trip at all on the hot path). Revoking a token deletes the Redis entry and publishes the
+hash on ``<prefix>revoked``; every process drops it from its own cache when the message
+arrives (the game service's Pub/Sub listener, ``king_match.notify``), and clears its whole
+cache when that listener had to reconnect (it may have missed a message). The local TTL bounds
+what is left: a revocation is seen everywhere within milliseconds, and in the worst case within
+``local_cache_s``.
 """
 
 from __future__ import annotations
@@ -11,7 +19,10 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import threading
+import time
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import psycopg
@@ -44,15 +55,56 @@ def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
+_LOCAL_MAX = 100_000
+
+
 class Accounts:
-    def __init__(self, pool: ConnectionPool, redis: Redis, prefix: str, cache_s: int) -> None:
+    def __init__(
+        self,
+        pool: ConnectionPool,
+        redis: Redis,
+        prefix: str,
+        cache_s: int,
+        local_cache_s: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.pool = pool
         self.redis = redis
         self.prefix = prefix
         self.cache_s = cache_s
+        self.local_cache_s = local_cache_s
+        self.clock = clock
+        self._local: dict[bytes, tuple[Account, float]] = {}
+        self._lock = threading.Lock()
+        # +1 on every forget: a lookup that started before a revocation must not cache.
+        self._generation = 0
+
+    @property
+    def revoked_channel(self) -> str:
+        return f"{self.prefix}revoked"
 
     def _cache_key(self, digest: bytes) -> str:
         return f"{self.prefix}tok:{digest.hex()}"
+
+    def forget(self, digest_hex: str | None) -> None:
+        """Drop one token (by its hash, hex) from this process's cache; None: all of them.
+        Called by the Pub/Sub listener."""
+        with self._lock:
+            self._generation += 1
+            if digest_hex is None:
+                self._local.clear()
+            else:
+                self._local.pop(bytes.fromhex(digest_hex), None)
+
+    def _remember(self, digest: bytes, account: Account, generation: int) -> None:
+        if self.local_cache_s <= 0:
+            return
+        with self._lock:
+            if generation != self._generation:
+                return
+            if len(self._local) >= _LOCAL_MAX:
+                self._local.clear()
+            self._local[digest] = (account, self.clock() + self.local_cache_s)
 
     def create(self, name: str, password: str | None, is_bot: bool) -> tuple[Account, str]:
         account = Account(str(uuid.uuid4()), name, password is None, is_bot)
@@ -97,9 +149,15 @@ class Accounts:
 
     def authenticate(self, token: str) -> Account | None:
         digest = token_hash(token)
+        local = self._local.get(digest)
+        if local is not None and local[1] > self.clock():
+            return local[0]
+        generation = self._generation
         cached = self.redis.get(self._cache_key(digest))
         if cached is not None:
-            return Account(**json.loads(cached))
+            account = Account(**json.loads(cached))
+            self._remember(digest, account, generation)
+            return account
         with self.pool.connection() as conn:
             row = conn.execute(
                 "SELECT p.id, p.name, p.is_guest, p.is_bot FROM game.tokens t"
@@ -111,6 +169,7 @@ class Accounts:
             return None
         account = Account(str(row[0]), row[1], row[2], row[3])
         self.redis.set(self._cache_key(digest), json.dumps(asdict(account)), ex=self.cache_s)
+        self._remember(digest, account, generation)
         return account
 
     def revoke(self, token: str) -> None:
@@ -122,3 +181,5 @@ class Accounts:
                 (digest,),
             )
         self.redis.delete(self._cache_key(digest))
+        self.forget(digest.hex())
+        self.redis.publish(self.revoked_channel, digest.hex())

@@ -41,6 +41,15 @@ def create_app(
     settings: Settings | None = None, *, clock: Callable[[], float] | None = None
 ) -> Flask:
     settings = settings or Settings.from_env()
+    # A bounded pool that makes a request wait for a free connection (instead of failing)
+    # when thousands of greenlets are busy at once; the rate limiter shares it.
+    redis_pool = BlockingConnectionPool.from_url(
+        settings.redis_url,
+        max_connections=settings.redis_pool_max,
+        timeout=10,
+        socket_connect_timeout=2,
+        socket_timeout=5,
+    )
     app = Flask("king_game")
     app.config.update(
         API_TITLE="King (Rıfkı) game service",
@@ -52,6 +61,7 @@ def create_app(
         OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         RATELIMIT_STORAGE_URI=settings.redis_url,
+        RATELIMIT_STORAGE_OPTIONS={"connection_pool": redis_pool},
         RATELIMIT_ENABLED=settings.rate_limits_enabled,
         RATELIMIT_SWALLOW_ERRORS=True,
         API_SPEC_OPTIONS={
@@ -64,17 +74,7 @@ def create_app(
             },
         },
     )
-    # A bounded pool that makes a request wait for a free connection (instead of failing)
-    # when thousands of greenlets are busy at once.
-    redis = Redis(
-        connection_pool=BlockingConnectionPool.from_url(
-            settings.redis_url,
-            max_connections=settings.redis_pool_max,
-            timeout=10,
-            socket_connect_timeout=2,
-            socket_timeout=5,
-        )
-    )
+    redis = Redis(connection_pool=redis_pool)
     blocking = Redis.from_url(
         settings.redis_url,
         socket_connect_timeout=2,
@@ -97,7 +97,16 @@ def create_app(
     # Close the pool while the interpreter is still whole (its threads are greenlets under
     # gevent and cannot be joined from a finalizer).
     atexit.register(pool.close, timeout=1)
-    accounts = Accounts(pool, redis, settings.match.key_prefix, settings.token_cache_s)
+    accounts = Accounts(
+        pool,
+        redis,
+        settings.match.key_prefix,
+        settings.token_cache_s,
+        local_cache_s=settings.token_local_cache_s,
+    )
+    # Revocations reach every process's token cache over the notifier's Pub/Sub connection.
+    notifier.on_channel(accounts.revoked_channel, accounts.forget)
+    notifier.start()
     app.extensions["king_game"] = GameContext(settings, store, accounts, redis)
 
     limiter.init_app(app)

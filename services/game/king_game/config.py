@@ -27,6 +27,9 @@ class Settings:
     stream_heartbeat_s: float = 15.0
     stream_max_s: float = 600.0
     token_cache_s: int = 300
+    #: Seconds a process keeps a token's account in memory (revocations are broadcast, so
+    #: this only bounds a missed broadcast); 0 turns the in-process cache off.
+    token_local_cache_s: float = 30.0
     embedded_sweeper: bool = False
     db_pool_max: int = 10
     redis_pool_max: int = 200
@@ -52,6 +55,7 @@ class Settings:
             stream_heartbeat_s=float(env.get("GAME_STREAM_HEARTBEAT_S", "15")),
             stream_max_s=float(env.get("GAME_STREAM_MAX_S", "600")),
             token_cache_s=int(env.get("GAME_TOKEN_CACHE_S", "300")),
+            token_local_cache_s=float(env.get("GAME_TOKEN_LOCAL_CACHE_S", "30")),
             embedded_sweeper=env.get("GAME_EMBEDDED_SWEEPER", "off") == "on",
             db_pool_max=int(env.get("GAME_DB_POOL_MAX", "10")),
             redis_pool_max=int(env.get("GAME_REDIS_POOL_MAX", "200")),

@@ -4,6 +4,9 @@ Each caller is counted by token (the hash of it, never the token) or, without on
 every address also has an overall ceiling. Moves get their own, generous limit: a fast client
 must never lose on time because of a limiter. A breach answers 429 problem+json with
 ``Retry-After``.
+
+``X-RateLimit-*`` headers are off: each would cost another Redis round trip on every request
+(the remaining count is read separately from the hit), and the 429 carries what a client needs.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ limiter = Limiter(
     key_func=caller_key,
     default_limits=[default_limit],
     application_limits=[ApplicationLimit(address_limit, key_function=address_key)],
-    headers_enabled=True,
+    headers_enabled=False,
     strategy="fixed-window",
     key_prefix="king-game",
 )

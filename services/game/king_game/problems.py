@@ -51,7 +51,6 @@ STATUS_BY_CODE: dict[str, int] = {
     "match_not_over": 409,
     "seat_forfeited": 409,
     "stale_version": 409,
-    "request_in_progress": 409,
     "idempotency_key_reused": 422,
     "card_not_in_hand": 422,
     "illegal_card": 422,

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from flask import Response, request
 from flask.views import MethodView
+from flask_limiter import ExemptionScope
 from flask_smorest import Blueprint
 from king_metrics import record_move
 
@@ -96,7 +97,12 @@ class MatchView(MethodView):
 
 @blp.route("/matches/<match_id>/moves")
 class MovesView(MethodView):
-    decorators: ClassVar[list[Any]] = [limiter.limit(move_limit, override_defaults=True)]
+    # Moves have their own per-token limit instead of the default and per-address ones: a
+    # move needs a valid token and the turn, and one rate-limit round trip a move is enough.
+    decorators: ClassVar[list[Any]] = [
+        limiter.limit(move_limit, override_defaults=True),
+        limiter.exempt(flags=ExemptionScope.APPLICATION),
+    ]
 
     @blp.arguments(MoveSchema, example={"card": "QH", "version": 41})
     @blp.response(
