@@ -2,10 +2,10 @@
 
 It starts its own private Redis and Postgres database, the game service under gunicorn
 (``deploy/gunicorn_game.py``: gevent workers) on a free port, and then drives N live 8-hand
-matches with aiohttp clients. Each player follows its match on the NDJSON stream (one open
-stream per player, as a real client does), tracks whose turn it is from the public events and,
-on its turn, reads its view (``GET /v1/matches/{id}``) and plays the first legal move
-(``POST .../moves`` with the version it saw and an Idempotency-Key). Only the POST is timed.
+matches with aiohttp clients. Each player follows its match on one NDJSON stream with
+``turns=true`` (as a real client does): the stream brings the public events and, when it is the
+player's turn, a private ``your_turn`` line with its view; the player then plays the first legal
+move (``POST .../moves`` with that version and an Idempotency-Key). Only the POST is timed.
 
 Printed figures (``name: value``):
 
@@ -45,32 +45,6 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
-class Turn:
-    """Whose turn it is, followed from the public events alone."""
-
-    def __init__(self) -> None:
-        self.seat: int | None = None
-        self.finished = False
-        self.in_trick = 0
-
-    def see(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        if kind in ("match_started", "hand_started"):
-            self.seat = event["declarer"]
-        elif kind == "contract_chosen":
-            self.seat = event["seat"]
-        elif kind == "card_played":
-            self.in_trick += 1
-            # After the fourth card the trick's winner leads: wait for trick_won.
-            self.seat = (event["seat"] + 1) % 4 if self.in_trick < 4 else None
-        elif kind == "trick_won":
-            self.in_trick = 0
-            self.seat = event["seat"]
-        elif kind == "match_finished":
-            self.finished = True
-            self.seat = None
-
-
 class Load:
     def __init__(self, base: str, matches: int, hands: int) -> None:
         self.base = base
@@ -102,32 +76,30 @@ class Load:
         return str(table["id"])
 
     async def player(self, session: Any, match_id: str, seat: int, headers: dict[str, str]) -> None:
-        turn = Turn()
+        """Play from the stream alone: ``turns=true`` sends this player a private ``your_turn``
+        line (its view, as ``GET /v1/matches/{id}`` would answer) whenever it is its turn."""
         after = 0
         moves = 0
         expected_moves = self.hands * 53
-        while not turn.finished:
+        finished = False
+        while not finished:
             async with session.get(
-                f"{self.base}/v1/matches/{match_id}/stream?after={after}", headers=headers
+                f"{self.base}/v1/matches/{match_id}/stream?after={after}&turns=true",
+                headers=headers,
             ) as stream:
                 async for raw in stream.content:
                     if not raw.strip():
                         continue
-                    event = json.loads(raw)
-                    if "seq" in event:
-                        after = event["seq"]
-                    turn.see(event)
-                    if turn.finished:
+                    line = json.loads(raw)
+                    kind = line.get("type")
+                    if "seq" in line:
+                        after = line["seq"]
+                    if kind == "match_finished":
+                        finished = True
                         break
-                    if turn.seat != seat:
+                    if kind != "your_turn":
                         continue
-                    async with session.get(
-                        f"{self.base}/v1/matches/{match_id}", headers=headers
-                    ) as response:
-                        body = await response.json()
-                    if not body.get("my_turn"):
-                        continue
-                    view = body["view"]
+                    view = line["match"]["view"]
                     move = (
                         {"move": view["allowed_contracts"][0]["move"]}
                         if view["allowed_contracts"]
@@ -136,7 +108,7 @@ class Load:
                     started = time.perf_counter()
                     async with session.post(
                         f"{self.base}/v1/matches/{match_id}/moves",
-                        json={**move, "version": body["version"]},
+                        json={**move, "version": line["version"]},
                         headers={**headers, "Idempotency-Key": f"{seat}-{moves}"},
                     ) as response:
                         await response.read()

@@ -1,16 +1,25 @@
-"""Wake the long-polls and streams of one process with one Redis connection.
+"""Wake the long-polls and streams of one process with one Redis connection, and hand them
+the new events without another round trip.
 
 A client following a match waits for its next event. Doing that with ``XREAD BLOCK`` would
 hold one Redis connection per waiting client — thousands of connections, and tens of
-kilobytes of Redis memory each. Instead every commit publishes the match's new sequence number
-on ``<prefix>evn:<match>`` (inside the same Lua script as the ``XADD``), and each service
-process runs one ``EventNotifier``: a thread on one Pub/Sub connection (pattern
-``<prefix>evn:*``) that wakes the local waiters of that match, which then read the stream.
+kilobytes of Redis memory each. Instead every commit publishes on ``<prefix>evn:<match>``
+(inside the same Lua script as the ``XADD``) a message that carries the change itself::
 
-No wake-up is lost: a waiter registers *before* it reads the stream, and the notifier keeps the
-latest sequence number of every match that has waiters, so a commit that lands between the read
-and the wait is seen by the wait's predicate. Under gevent the thread and the conditions are
-greenlet-friendly (monkey-patched).
+    "<first seq> <last seq> <seat to move, or -1> <new version>\\n<event>\\n<event>..."
+
+(events in their stored form, ``eventcodec``). Each service process runs one
+``EventNotifier``: a thread on one Pub/Sub connection (pattern ``<prefix>evn:*``). For a match
+that has local followers it decodes the events once into a short contiguous cache and wakes
+just that match's waiters, which take their events from the cache. A follower that is behind
+the cache (it connected late, or a message was lost) reads the Redis stream instead: the
+stream stays the truth, the cache only saves round trips.
+
+No wake-up is lost: a waiter registers *before* it reads, and the notifier keeps the latest
+sequence number of every match that has waiters, so a commit that lands between the read and
+the wait is seen by the wait's predicate. Each match has its own condition, so a commit wakes
+only its own followers (not every waiter of the process). Under gevent the thread and the
+conditions are greenlet-friendly (monkey-patched).
 
 The same connection carries other broadcasts of the service (``on_channel``): for example the
 revoked-token channel, so each process can drop a revoked token from its own cache. A callback
@@ -22,21 +31,40 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from redis import Redis
 
+from . import eventcodec
+
 log = logging.getLogger(__name__)
+
+#: Events kept per followed match: a few tricks' worth, enough for any follower that keeps up.
+CACHE_EVENTS = 64
 
 
 class _Watch:
-    __slots__ = ("latest", "waiters")
+    __slots__ = ("cond", "events", "latest", "turn", "waiters")
 
-    def __init__(self) -> None:
+    def __init__(self, lock: threading.Lock) -> None:
+        self.cond = threading.Condition(lock)
         self.latest = 0
         self.waiters = 0
+        #: A contiguous run of the latest decoded events (each with its ``seq``).
+        self.events: deque[dict[str, Any]] = deque(maxlen=CACHE_EVENTS)
+        #: (seq, seat to move or None, version) as of the latest message.
+        self.turn: tuple[int, int | None, int] | None = None
+
+
+def publish_message(
+    first: int, last: int, turn: int | None, version: int, events: list[str]
+) -> str:
+    """The text of an event message (the commit script builds the same in Lua)."""
+    head = f"{first} {last} {-1 if turn is None else turn} {version}"
+    return "\n".join([head, *events])
 
 
 class EventNotifier:
@@ -44,9 +72,10 @@ class EventNotifier:
         self.redis = redis
         self.pattern = f"{prefix}evn:*"
         self.prefix_len = len(prefix) + len("evn:")
-        self.cond = threading.Condition()
+        self.lock = threading.Lock()
         self.watches: dict[str, _Watch] = {}
         self._thread: threading.Thread | None = None
+        self._started = threading.Lock()
         self._stop = threading.Event()
         self._channels: dict[str, Callable[[str | None], None]] = {}
 
@@ -56,7 +85,7 @@ class EventNotifier:
         self._channels[channel] = callback
 
     def start(self) -> None:
-        with self.cond:
+        with self._started:
             if self._thread is not None and self._thread.is_alive():
                 return
             self._thread = threading.Thread(target=self._listen, name="king-events", daemon=True)
@@ -79,24 +108,22 @@ class EventNotifier:
                     channel = message["channel"]
                     if isinstance(channel, bytes):
                         channel = channel.decode()
+                    data = message["data"]
+                    text = data.decode() if isinstance(data, bytes) else str(data)
                     if message["type"] == "message":
-                        self._broadcast(channel, message["data"])
-                        continue
-                    match_id = channel[self.prefix_len :]
-                    seq = int(message["data"])
-                    with self.cond:
-                        watch = self.watches.get(match_id)
-                        if watch is not None and seq > watch.latest:
-                            watch.latest = seq
-                            self.cond.notify_all()
+                        self._broadcast(channel, text)
+                    else:
+                        self._received(channel[self.prefix_len :], text)
             except Exception as exc:
                 # Expected when Redis restarts: one line, not a traceback.
                 log.warning("event notifier lost its connection (%s); reconnecting", exc)
                 time.sleep(0.5)
-                with self.cond:  # wake everyone: they re-read the stream themselves
+                with self.lock:  # wake everyone: they re-read the stream themselves
                     for watch in self.watches.values():
                         watch.latest += 1
-                    self.cond.notify_all()
+                        watch.events.clear()
+                        watch.turn = None
+                        watch.cond.notify_all()
                 for callback in self._channels.values():
                     callback(None)
             finally:
@@ -105,12 +132,44 @@ class EventNotifier:
                 except Exception:
                     log.debug("closing the Pub/Sub connection failed", exc_info=True)
 
-    def _broadcast(self, channel: str, data: Any) -> None:
+    def _received(self, match_id: str, text: str) -> None:
+        with self.lock:
+            watch = self.watches.get(match_id)
+        if watch is None:
+            return  # nobody here follows this match: nothing to decode
+        try:
+            head, _, body = text.partition("\n")
+            first, last, turn, version = (int(part) for part in head.split())
+            events = []
+            for offset, stored in enumerate(body.split("\n") if body else []):
+                event = eventcodec.decode(stored)
+                event["seq"] = first + offset
+                events.append(event)
+        except ValueError:
+            log.warning("unreadable event message for match %s", match_id)
+            with self.lock:
+                watch.events.clear()
+                watch.turn = None
+                watch.latest += 1  # its followers re-read the stream
+                watch.cond.notify_all()
+            return
+        with self.lock:
+            if last <= watch.latest and watch.events and watch.events[-1]["seq"] >= last:
+                return
+            if watch.events and watch.events[-1]["seq"] != first - 1:
+                watch.events.clear()  # a gap: start a new contiguous run
+            watch.events.extend(events)
+            watch.turn = (last, None if turn < 0 else turn, version)
+            if last > watch.latest:
+                watch.latest = last
+            watch.cond.notify_all()
+
+    def _broadcast(self, channel: str, text: str) -> None:
         callback = self._channels.get(channel)
         if callback is None:
             return
         try:
-            callback(data.decode() if isinstance(data, bytes) else str(data))
+            callback(text)
         except Exception:
             log.exception("a callback of channel %s failed", channel)
 
@@ -118,22 +177,49 @@ class EventNotifier:
     def watching(self, match_id: str) -> Iterator[None]:
         """Register interest in a match (before reading its stream)."""
         self.start()
-        with self.cond:
-            watch = self.watches.setdefault(match_id, _Watch())
+        with self.lock:
+            watch = self.watches.get(match_id)
+            if watch is None:
+                watch = self.watches[match_id] = _Watch(self.lock)
             watch.waiters += 1
         try:
             yield
         finally:
-            with self.cond:
+            with self.lock:
                 watch.waiters -= 1
                 if watch.waiters == 0:
                     self.watches.pop(match_id, None)
 
+    def cached(self, match_id: str, after: int) -> list[dict[str, Any]] | None:
+        """The events after ``after`` from the cache (registered via ``watching``): a list
+        (maybe empty: nothing newer is known) when the cache covers them, None when the
+        caller must read the Redis stream. The dicts are shared: do not change them."""
+        with self.lock:
+            watch = self.watches.get(match_id)
+            if watch is None or not watch.events:
+                return None
+            first = watch.events[0]["seq"]
+            last = watch.events[-1]["seq"]
+            if watch.latest != last or after < first - 1:
+                return None
+            if after >= last:
+                return []
+            return list(watch.events)[after - first + 1 :]
+
+    def turn_after(self, match_id: str, seq: int) -> tuple[int | None, int] | None:
+        """(seat to move or None, version) right after event ``seq``, when the latest
+        message was about exactly that event; else None (load the match to know)."""
+        with self.lock:
+            watch = self.watches.get(match_id)
+            if watch is None or watch.turn is None or watch.turn[0] != seq:
+                return None
+            return watch.turn[1], watch.turn[2]
+
     def wait(self, match_id: str, after: int, timeout_s: float) -> bool:
         """Wait (registered via ``watching``) until the match passes ``after``; False on
         timeout."""
-        with self.cond:
+        with self.lock:
             watch = self.watches.get(match_id)
             if watch is None:
                 return False
-            return self.cond.wait_for(lambda: watch.latest > after, timeout=timeout_s)
+            return watch.cond.wait_for(lambda: watch.latest > after, timeout=timeout_s)

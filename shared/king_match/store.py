@@ -29,7 +29,8 @@ import json
 import random
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -63,7 +64,8 @@ _COMMIT = """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
 if cur ~= tonumber(ARGV[1]) then return {0, cur, 0} end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-for i = 15, #ARGV do
+local first = seq + 1
+for i = 16, #ARGV do
   seq = seq + 1
   redis.call('XADD', KEYS[3], seq .. '-0', 'e', ARGV[i])
 end
@@ -84,7 +86,10 @@ if ARGV[11] ~= '' then
   redis.call('EXPIRE', KEYS[3], ARGV[11])
 end
 if ARGV[13] ~= '' then redis.call('XTRIM', KEYS[3], 'MINID', ARGV[13] .. '-0') end
-if ARGV[14] ~= '' and #ARGV >= 15 then redis.call('PUBLISH', ARGV[14], seq) end
+if ARGV[14] ~= '' and #ARGV >= 16 then
+  redis.call('PUBLISH', ARGV[14],
+    first .. ' ' .. seq .. ' ' .. ARGV[15] .. ' ' .. (cur + 1) .. '\\n' .. table.concat(ARGV, '\\n', 16))
+end
 return {1, cur + 1, seq}
 """
 
@@ -319,6 +324,21 @@ class MatchStore:
             )
         return fairness.transcript(record, self.moves(record.match_id))
 
+    @contextmanager
+    def following(self, match_id: str) -> Iterator[None]:
+        """Hold this around a follower's whole life (a stream): the notifier then keeps the
+        match's latest events in memory between its reads (see ``notify.py``)."""
+        if self.notifier is None:
+            yield
+            return
+        with self.notifier.watching(match_id):
+            yield
+
+    def turn_after(self, match_id: str, seq: int) -> tuple[int | None, int] | None:
+        """(seat to move or None, version) right after event ``seq`` if this process's
+        notifier knows it (a followed match); None: load the match to know."""
+        return None if self.notifier is None else self.notifier.turn_after(match_id, seq)
+
     def events(
         self, match_id: str, after: int = 0, count: int = 500, block_ms: int = 0
     ) -> list[dict[str, Any]]:
@@ -329,10 +349,17 @@ class MatchStore:
             deadline = time.monotonic() + block_ms / 1000
             with self.notifier.watching(match_id):
                 while True:
-                    entries = self.redis.xrange(key, min=f"{after + 1}-0", count=count)
+                    # The notifier's copy of the latest events, when it covers ``after``.
+                    cached = self.notifier.cached(match_id, after)
+                    if cached:
+                        return cached[:count]
+                    if cached is None:
+                        entries = self.redis.xrange(key, min=f"{after + 1}-0", count=count)
+                        if entries:
+                            break
                     left = deadline - time.monotonic()
-                    if entries or left <= 0:
-                        break
+                    if left <= 0:
+                        return []
                     self.notifier.wait(match_id, after, left)
         elif block_ms > 0:
             # One round trip: XREAD answers at once when there are entries, else waits.
@@ -932,6 +959,10 @@ class MatchStore:
             change.now_ms + _PENDING_RETRY_MS,
             trim,
             f"{self.prefix}evn:{match_id}",
+            # Who moves next, for the followers' "your turn" (see notify.py).
+            str(state.current_player)
+            if state is not None and record.status == "active" and state.current_player is not None
+            else "-1",
             *payloads,
         ]
         reply: Any = self._commit(keys=keys, args=argv)

@@ -128,3 +128,88 @@ def test_openapi_documents_problem_json_errors(client):
     schema = spec["components"]["schemas"]["Problem"]["properties"]
     assert {"type", "title", "status", "detail", "code", "errors"} <= schema.keys()
     assert client.get("/docs").status_code == 200
+
+
+def test_a_stream_with_turns_announces_each_turn_privately(app, client):
+    """Four clients play from their streams alone (turns=true): no view reads."""
+    from .helpers import assert_view_shows_only_my_cards
+
+    players = [signup(client) for _ in range(4)]
+    match_id = open_live_table(client, players)["id"]
+    moves_each = 5  # the contract and the first trick and a bit, for every seat
+    seen: dict[int, list[dict]] = {seat: [] for seat in range(4)}
+    errors: list[BaseException] = []
+
+    def play(seat: int) -> None:
+        try:
+            own = app.test_client()
+            headers = players[seat]["headers"]
+            response = own.get(
+                f"/v1/matches/{match_id}/stream?after=0&turns=true",
+                headers=headers,
+                buffered=False,
+            )
+            played = 0
+            for raw in response.response:
+                for text in raw.decode().splitlines():
+                    line = json.loads(text)
+                    if line["type"] != "your_turn":
+                        continue
+                    seen[seat].append(line)
+                    view = line["match"]["view"]
+                    answer = own.post(
+                        f"/v1/matches/{match_id}/moves",
+                        json={**choose_move(view), "version": line["version"]},
+                        headers=headers,
+                    )
+                    assert answer.status_code == 200, answer.get_json()
+                    played += 1
+                if played == moves_each:
+                    break
+            response.close()
+        except BaseException as exc:  # reported by the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(seat,)) for seat in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+    for seat, lines in seen.items():
+        assert len(lines) >= moves_each
+        for line in lines:
+            body = line["match"]
+            assert body["seat"] == seat and body["my_turn"] is True
+            assert body["version"] == line["version"]
+            assert_view_shows_only_my_cards(body)
+        versions = [line["version"] for line in lines]
+        assert versions == sorted(set(versions))  # once per version, in order
+
+
+def test_your_turn_carries_what_the_view_read_answers(client):
+    players = [signup(client) for _ in range(4)]
+    match_id = open_live_table(client, players)["id"]
+    read = client.get(f"/v1/matches/{match_id}", headers=players[0]["headers"]).get_json()
+    assert read["my_turn"]
+    response = client.get(
+        f"/v1/matches/{match_id}/stream?after=0&turns=true",
+        headers=players[0]["headers"],
+        buffered=False,
+    )
+    first = json.loads(next(iter(response.response)).decode().splitlines()[0])
+    response.close()
+    assert first["type"] == "your_turn"
+    streamed = first["match"]
+    for body in (read, streamed):
+        body["clock"].pop("server_time_ms")
+    assert streamed == read
+    # Someone else's stream never carries it.
+    other = client.get(
+        f"/v1/matches/{match_id}/stream?after=0&turns=true",
+        headers=players[1]["headers"],
+        buffered=False,
+    )
+    text = next(iter(other.response)).decode()
+    other.close()
+    assert "your_turn" not in text

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import psycopg
-from flask import Flask, Response
+from flask import Flask, Response, g
 from psycopg_pool import ConnectionPool, PoolTimeout
 from redis import BlockingConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -35,6 +35,7 @@ from king_match.rq_enqueuer import RQEnqueuer
 
 _FIELD_CODES = {"bad_seed", "bad_table"}
 _ENGINE_INPUT = {"bad_move", "bad_card", "bad_suit", "unknown_contract"}
+_DOWN_RETRY_AFTER = "1"
 
 
 def create_app(
@@ -47,8 +48,8 @@ def create_app(
         settings.redis_url,
         max_connections=settings.redis_pool_max,
         timeout=10,
-        socket_connect_timeout=2,
-        socket_timeout=5,
+        socket_connect_timeout=min(2.0, settings.redis_timeout_s),
+        socket_timeout=settings.redis_timeout_s,
     )
     app = Flask("king_game")
     app.config.update(
@@ -77,7 +78,7 @@ def create_app(
     redis = Redis(connection_pool=redis_pool)
     blocking = Redis.from_url(
         settings.redis_url,
-        socket_connect_timeout=2,
+        socket_connect_timeout=min(2.0, settings.redis_timeout_s),
         socket_timeout=settings.longpoll_max_s + 10,
         max_connections=10_000,
     )
@@ -90,6 +91,7 @@ def create_app(
         settings.database_url,
         min_size=1,
         max_size=settings.db_pool_max,
+        timeout=settings.db_timeout_s,
         open=False,
         kwargs={"autocommit": True},
     )
@@ -109,7 +111,11 @@ def create_app(
     notifier.start()
     app.extensions["king_game"] = GameContext(settings, store, accounts, redis)
 
+    # Registered before the limiter's own hook, so it runs after it: see _keep_retry_after.
+    app.after_request(_keep_retry_after)
     limiter.init_app(app)
+    # Probes never wait on the limiter's Redis: /healthz answers at once even when Redis hangs.
+    limiter.exempt(health_blp)
     api = ProblemApi(app)
     for blueprint in (accounts_blp, tables_blp, matches_blp, rules_blp, health_blp):
         api.register_blueprint(blueprint)
@@ -164,9 +170,20 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(RedisConnectionError)
     @app.errorhandler(RedisTimeoutError)
     def _down(error: Exception) -> Response:
+        g.king_retry_after = _DOWN_RETRY_AFTER
         return problem_response(
             503,
             "service_unavailable",
             "a backing service is unavailable; try again shortly",
-            headers={"Retry-After": "1"},
+            headers={"Retry-After": _DOWN_RETRY_AFTER},
         )
+
+
+def _keep_retry_after(response: Response) -> Response:
+    """A 503 for a backing service keeps its short ``Retry-After``: Flask-Limiter's header hook
+    would otherwise raise it to the end of the caller's rate-limit window (up to an hour for
+    sign-ups), which says nothing about when the outage ends."""
+    retry_after = g.get("king_retry_after")
+    if retry_after is not None:
+        response.headers["Retry-After"] = retry_after
+    return response

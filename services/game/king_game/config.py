@@ -33,6 +33,12 @@ class Settings:
     embedded_sweeper: bool = False
     db_pool_max: int = 10
     redis_pool_max: int = 200
+    #: Longest wait for a Postgres connection: past it (Postgres down, or every connection
+    #: busy) the request answers 503 ``service_unavailable`` instead of hanging.
+    db_timeout_s: float = 10.0
+    #: Socket timeout of Redis commands (the match store's and the rate limiter's): a Redis
+    #: that stops answering costs a request this long, then 503 ``service_unavailable``.
+    redis_timeout_s: float = 5.0
 
     @property
     def redis_url(self) -> str:
@@ -59,4 +65,6 @@ class Settings:
             embedded_sweeper=env.get("GAME_EMBEDDED_SWEEPER", "off") == "on",
             db_pool_max=int(env.get("GAME_DB_POOL_MAX", "10")),
             redis_pool_max=int(env.get("GAME_REDIS_POOL_MAX", "200")),
+            db_timeout_s=float(env.get("GAME_DB_TIMEOUT_S", "10")),
+            redis_timeout_s=float(env.get("GAME_REDIS_TIMEOUT_S", "5")),
         )

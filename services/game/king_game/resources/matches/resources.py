@@ -213,33 +213,76 @@ class StreamView(MethodView):
         A ``heartbeat`` line comes when nothing happened for a while; the stream ends after
         the ``match_finished`` event. To resume, reconnect with ``after`` = the last ``seq``
         you read. A ``reset`` line means older events were trimmed: re-read the match view.
+
+        With ``turns=true`` a player also gets, whenever it becomes their turn, a line
+        ``{"type": "your_turn", "version": …, "match": …}`` whose ``match`` is exactly what
+        ``GET /v1/matches/{id}`` would answer then (their cards, legal cards or allowed
+        contracts, clocks): a client can play from the stream alone. It is private to the
+        connection (it never enters the shared log) and is sent once per version.
         """
-        current_account()
+        account = current_account()
         context = game()
         record, _ = context.store.load(match_id)
         store, settings = context.store, context.settings
+        seat = record.seat_of(account.id) if query["turns"] else None
+        match_id = record.match_id
+
+        def your_turn(after: int, announced: int) -> tuple[str, int]:
+            """The your_turn line if it is ``seat``'s turn at a version not announced yet."""
+            hint = store.turn_after(match_id, after)
+            if hint is not None and (hint[0] != seat or hint[1] == announced):
+                return "", announced
+            current, state = store.load(match_id)
+            if (
+                current.status != "active"
+                or state is None
+                or state.current_player != seat
+                or current.version == announced
+            ):
+                return "", announced
+            body = render.match(current, state, seat, settings.match.clocks, store.now_ms())
+            line = {"type": "your_turn", "version": current.version, "match": body}
+            return json.dumps(line, separators=(",", ":")) + "\n", current.version
 
         def lines() -> Iterator[str]:
             after = query["after"]
+            announced = -1
             started = time.monotonic()
             first = True
-            while time.monotonic() - started < settings.stream_max_s:
-                events = store.events(
-                    record.match_id, after, block_ms=int(settings.stream_heartbeat_s * 1000)
-                )
-                if first and events and events[0]["seq"] > after + 1:
-                    yield json.dumps({"type": "reset", "first_seq": events[0]["seq"]}) + "\n"
-                first = False
-                if not events:
-                    yield json.dumps({"type": "heartbeat", "server_time_ms": store.now_ms()}) + "\n"
-                    current, _ = store.load(record.match_id)  # applies a due timeout
-                    if current.ended and after >= current.seq:
-                        return
-                    continue
-                for event in events:
-                    yield json.dumps(event) + "\n"
-                    after = event["seq"]
-                    if event["type"] == "match_finished":
+            with store.following(match_id):
+                if seat is not None:
+                    line, announced = your_turn(-1, announced)  # it may be my turn already
+                    if line:
+                        yield line
+                while time.monotonic() - started < settings.stream_max_s:
+                    events = store.events(
+                        match_id, after, block_ms=int(settings.stream_heartbeat_s * 1000)
+                    )
+                    chunk = []
+                    if first and events and events[0]["seq"] > after + 1:
+                        chunk.append(json.dumps({"type": "reset", "first_seq": events[0]["seq"]}))
+                    first = False
+                    if not events:
+                        heartbeat = {"type": "heartbeat", "server_time_ms": store.now_ms()}
+                        yield json.dumps(heartbeat) + "\n"
+                        current, _ = store.load(match_id)  # applies a due timeout
+                        if current.ended and after >= current.seq:
+                            return
+                        continue
+                    finished = False
+                    for event in events:
+                        chunk.append(json.dumps(event, separators=(",", ":")))
+                        after = event["seq"]
+                        if event["type"] == "match_finished":
+                            finished = True
+                            break
+                    # One write for everything this wake-up brought.
+                    text = "\n".join(chunk) + "\n"
+                    if seat is not None and not finished:
+                        line, announced = your_turn(after, announced)
+                        text += line
+                    yield text
+                    if finished:
                         return
 
         return Response(

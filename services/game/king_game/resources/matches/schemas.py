@@ -119,6 +119,10 @@ class EventsSchema(ma.Schema):
 
 class StreamQuerySchema(ma.Schema):
     after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
+    turns = ma.fields.Boolean(
+        load_default=False,
+        metadata={"description": "also send a private `your_turn` line with your view"},
+    )
 
 
 class MyMatchSchema(TableSchema):

@@ -1,0 +1,125 @@
+"""The event notifier: one Pub/Sub connection per process wakes a match's followers and hands
+them the new events from the commit's message, so keeping up costs no stream read; a follower
+behind that cache reads the Redis stream. It also carries the service's broadcasts."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import pytest
+
+from king_match import MatchSettings, MatchStore, Player
+from king_match.notify import EventNotifier
+from king_match.store import fallback_move
+
+pytestmark = pytest.mark.integration
+
+SEED = "cd" * 32
+PLAYERS = [Player(f"n-{n}", n) for n in ("ayla", "baran", "cansu", "doruk")]
+
+
+def stream_reads(redis) -> int:
+    stats = redis.info("commandstats")
+    return int(stats.get("cmdstat_xrange", {}).get("calls", 0))
+
+
+@pytest.fixture
+def notified_store(redis):
+    prefix = f"n{uuid.uuid4().hex[:8]}:"
+    notifier = EventNotifier(redis, prefix)
+    notifier.start()
+    store = MatchStore(redis, MatchSettings(key_prefix=prefix), notifier=notifier)
+    yield store
+    notifier.stop()
+
+
+def started_match(store: MatchStore) -> str:
+    record = store.create_table(PLAYERS[0], mode="live", hands=8, client_seed=SEED)
+    for player in PLAYERS[1:]:
+        store.join(record.match_id, player, client_seed=SEED)
+    return record.match_id
+
+
+def play_one(store: MatchStore, match_id: str) -> None:
+    record, state = store.load(match_id)
+    seat = state.current_player
+    by_id = {p.player_id: p for p in PLAYERS}
+    store.play(match_id, by_id[record.seats[seat].player_id], fallback_move(state, seat, "n"))
+
+
+def test_a_follower_keeps_up_from_the_messages_alone(notified_store, redis):
+    store = notified_store
+    match_id = started_match(store)
+    after = store.load(match_id)[0].seq
+    got: list[dict] = []
+    ready = threading.Event()
+
+    def follow() -> None:
+        nonlocal after
+        with store.following(match_id):
+            ready.set()
+            while len(got) < 12:
+                events = store.events(match_id, after, block_ms=3000)
+                if not events:
+                    return
+                got.extend(events)
+                after = events[-1]["seq"]
+
+    follower = threading.Thread(target=follow)
+    follower.start()
+    ready.wait(5)
+    time.sleep(0.2)  # the follower's first read (from the stream) is done and it waits
+    reads_before = stream_reads(redis)
+    for _ in range(12):
+        play_one(store, match_id)
+        time.sleep(0.02)
+    follower.join(10)
+    truth = store.events(match_id, got[0]["seq"] - 1)
+    assert got == truth[: len(got)] and len(got) >= 12
+    # Every event after the first wait came from the commit messages, not from the stream.
+    assert stream_reads(redis) - reads_before <= 1  # the "truth" read above
+
+
+def test_a_follower_behind_the_cache_reads_the_stream(notified_store):
+    store = notified_store
+    match_id = started_match(store)
+    with store.following(match_id):
+        store.events(match_id, store.load(match_id)[0].seq, block_ms=50)
+        for _ in range(5):
+            play_one(store, match_id)
+        time.sleep(0.2)
+        from_start = store.events(match_id, 0, block_ms=1000)
+    assert [e["seq"] for e in from_start] == list(range(1, len(from_start) + 1))
+    assert from_start == store.events(match_id, 0)
+
+
+def test_the_turn_hint_names_the_seat_to_move(notified_store):
+    store = notified_store
+    match_id = started_match(store)
+    with store.following(match_id):
+        store.events(match_id, store.load(match_id)[0].seq, block_ms=50)
+        play_one(store, match_id)
+        record, state = store.load(match_id)
+        deadline = time.monotonic() + 3
+        while store.turn_after(match_id, record.seq) is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert store.turn_after(match_id, record.seq) == (state.current_player, record.version)
+        assert store.turn_after(match_id, record.seq - 1) is None  # older: unknown
+
+
+def test_broadcasts_reach_their_callback(redis):
+    prefix = f"n{uuid.uuid4().hex[:8]}:"
+    notifier = EventNotifier(redis, prefix)
+    heard: list[str | None] = []
+    notifier.on_channel(f"{prefix}revoked", heard.append)
+    notifier.start()
+    try:
+        deadline = time.monotonic() + 5
+        while not heard and time.monotonic() < deadline:
+            redis.publish(f"{prefix}revoked", "abcd")
+            time.sleep(0.05)
+        assert heard and heard[0] == "abcd"
+    finally:
+        notifier.stop()
