@@ -59,14 +59,6 @@ class _Watch:
         self.turn: tuple[int, int | None, int] | None = None
 
 
-def publish_message(
-    first: int, last: int, turn: int | None, version: int, events: list[str]
-) -> str:
-    """The text of an event message (the commit script builds the same in Lua)."""
-    head = f"{first} {last} {-1 if turn is None else turn} {version}"
-    return "\n".join([head, *events])
-
-
 class EventNotifier:
     def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis

@@ -87,8 +87,8 @@ if ARGV[11] ~= '' then
 end
 if ARGV[13] ~= '' then redis.call('XTRIM', KEYS[3], 'MINID', ARGV[13] .. '-0') end
 if ARGV[14] ~= '' and #ARGV >= 16 then
-  redis.call('PUBLISH', ARGV[14],
-    first .. ' ' .. seq .. ' ' .. ARGV[15] .. ' ' .. (cur + 1) .. '\\n' .. table.concat(ARGV, '\\n', 16))
+  local head = first .. ' ' .. seq .. ' ' .. ARGV[15] .. ' ' .. (cur + 1)
+  redis.call('PUBLISH', ARGV[14], head .. '\\n' .. table.concat(ARGV, '\\n', 16))
 end
 return {1, cur + 1, seq}
 """
