@@ -10,11 +10,11 @@
 Dependencies: the standard library, ``redis`` and ``king_engine``.
 """
 
-from .errors import MatchError, StaleVersion
+from .errors import MatchError, RateLimited, StaleVersion
 from .jobs import BOT_JOB_FUNCTION, BOTS_QUEUE, Enqueuer, JobSpec
 from .record import MatchRecord, Seat
 from .settings import ClockSettings, MatchSettings
-from .store import MatchStore, MoveResult, Player
+from .store import MatchStore, MoveRate, MoveResult, Player
 from .sweeper import Sweeper
 
 __all__ = [
@@ -27,8 +27,10 @@ __all__ = [
     "MatchRecord",
     "MatchSettings",
     "MatchStore",
+    "MoveRate",
     "MoveResult",
     "Player",
+    "RateLimited",
     "Seat",
     "StaleVersion",
     "Sweeper",

@@ -35,6 +35,18 @@ class StaleVersion(MatchError):
         self.current = current
 
 
+class RateLimited(MatchError):
+    """Too many moves in the current window (counted by the store's load, see ``MoveRate``)."""
+
+    def __init__(self, limit: int, window_s: float, retry_after_ms: int) -> None:
+        super().__init__(
+            "rate_limited",
+            f"more than {limit} moves in {window_s:g} s; retry after Retry-After seconds",
+            limit=limit,
+            retry_after_s=max(1, -(-retry_after_ms // 1000)),
+        )
+
+
 #: Codes raised by this package (the engine's codes come on top).
 CODES = (
     "match_not_found",
@@ -48,6 +60,7 @@ CODES = (
     "seat_forfeited",
     "not_bot_seat",
     "idempotency_key_reused",
+    "rate_limited",
     "busy",
     "bad_seed",
     "bad_table",

@@ -51,7 +51,7 @@ from king_engine import SeatView as SeatView
 from king_engine.errors import ConfigError
 
 from . import eventcodec, fairness
-from .errors import MatchError, StaleVersion
+from .errors import MatchError, RateLimited, StaleVersion
 from .finished_match import FinishedMatch, SeatResult, format_utc
 from .jobs import Enqueuer, JobSpec, NoQueue, bot_turn_job, finished_match_job
 from .notify import EventNotifier
@@ -93,6 +93,15 @@ end
 return {1, cur + 1, seq}
 """
 
+# The load of a rate-limited write: count the attempt in a fixed window (KEYS[2]) and, when it
+# is within the limit, read the match fields in the same round trip.
+_COUNTED_LOAD = """
+local n = redis.call('INCR', KEYS[2])
+if n == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
+if n > tonumber(ARGV[2]) then return {0, redis.call('PTTL', KEYS[2])} end
+return {1, redis.call('HMGET', KEYS[1], unpack(ARGV, 3))}
+"""
+
 _REMEMBER = """
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
 return 1
@@ -103,6 +112,22 @@ _PENDING_RETRY_MS = 5_000
 _IDEM_FIELD = "i:"
 _IDEM_FAILED = "f:"
 _RECENT_KEEP = 50
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRate:
+    """A per-player limit on moves: at most ``amount`` attempts (refused ones included) per
+    fixed window of ``window_ms``. Counted by the same script that loads the match, so it
+    costs no round trip of its own."""
+
+    amount: int
+    window_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Rate:
+    who: str
+    limit: MoveRate
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +248,7 @@ class MatchStore:
         self.prefix = self.settings.key_prefix
         self._commit = redis.register_script(_COMMIT)
         self._remember = redis.register_script(_REMEMBER)
+        self._counted_load = redis.register_script(_COUNTED_LOAD)
 
     # ------------------------------------------------------------------ keys
 
@@ -271,14 +297,27 @@ class MatchStore:
         return record, state
 
     def _load_keyed(
-        self, match_id: str, idem: _Idem | None
+        self, match_id: str, idem: _Idem | None, rate: _Rate | None = None
     ) -> tuple[MatchRecord, MatchState | None, MoveResult | None]:
         """The record and state, plus the stored answer to ``idem``'s request if it has one
-        (raised again if that answer was an error): one ``HMGET``."""
+        (raised again if that answer was an error): one ``HMGET``, or with ``rate`` one
+        script that first counts the attempt (``RateLimited`` past the limit)."""
         fields = ["ver", "seq", "meta", "state"]
         if idem is not None:
             fields += [idem.field, idem.failure_field]
-        values = self.redis.hmget(self.key(match_id), fields)
+        values: Any
+        if rate is None:
+            values = self.redis.hmget(self.key(match_id), fields)
+        else:
+            window = self.now_ms() // rate.limit.window_ms
+            counter = f"{self.prefix}rl:{rate.who}:{window}"
+            reply: Any = self._counted_load(
+                keys=[self.key(match_id), counter],
+                args=[rate.limit.window_ms, rate.limit.amount, *fields],
+            )
+            if int(reply[0]) != 1:
+                raise RateLimited(rate.limit.amount, rate.limit.window_ms / 1000, int(reply[1]))
+            values = list(reply[1]) + [None] * (len(fields) - len(reply[1]))
         ver, seq, meta, state = values[:4]
         if meta is None:
             raise MatchError("match_not_found", f"no match or table {match_id}")
@@ -618,12 +657,15 @@ class MatchStore:
         seat: int | None = None,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        rate: MoveRate | None = None,
     ) -> MoveResult:
-        """Apply ``player``'s move (``player`` None: a bot move for the automated ``seat``)."""
+        """Apply ``player``'s move (``player`` None: a bot move for the automated ``seat``).
+        With ``rate``, the attempt first counts against the player's move limit."""
         match_id = _canonical_id(match_id)
         who = player.player_id if player else f"bot{seat}"
         fingerprint = f"{move}|{expected_version}"
         idem = self._idem(match_id, who, idempotency_key, fingerprint)
+        counted = _Rate(who, rate) if rate is not None else None
 
         def apply(change: _Change) -> MoveResult:
             index = self._acting_seat(change.record, player, seat)
@@ -635,7 +677,9 @@ class MatchStore:
                 match_id, change.next_version, index, str(move), change.events[before:]
             )
 
-        return self._write(match_id, apply, expected_version=expected_version, idem=idem)
+        return self._write(
+            match_id, apply, expected_version=expected_version, idem=idem, rate=counted
+        )
 
     def resign(
         self,
@@ -849,15 +893,18 @@ class MatchStore:
         expected_version: int | None = None,
         idem: _Idem | None = None,
         initial: MatchRecord | None = None,
+        rate: _Rate | None = None,
     ) -> R:
         try:
-            for _ in range(_MAX_ATTEMPTS):
+            for attempt in range(_MAX_ATTEMPTS):
                 if initial is not None:
                     if self.redis.exists(self.key(match_id)):
                         raise MatchError("bad_table", f"match {match_id} exists already")
                     record, state = initial, None
                 else:
-                    record, state, replay = self._load_keyed(match_id, idem)
+                    # A request counts once against its rate limit, not once per retry.
+                    counted = rate if attempt == 0 else None
+                    record, state, replay = self._load_keyed(match_id, idem, counted)
                     if replay is not None:
                         return replay  # type: ignore[return-value]
                 if expected_version is not None and expected_version != record.version:
@@ -1028,6 +1075,7 @@ class MatchStore:
     def _remember_failure(self, idem: _Idem, exc: MatchError | KingError) -> None:
         if exc.code in (
             "idempotency_key_reused",
+            "rate_limited",
             "busy",
             "match_not_found",
         ) or exc.details.get("replayed"):

@@ -289,6 +289,36 @@ def test_rate_limited_with_retry_after(settings):
     assert int(limited[0].headers["Retry-After"]) >= 1
 
 
+def test_moves_past_the_limit_are_rate_limited_and_change_nothing(settings):
+    strict = create_app(make_settings(settings, rate_moves="3/minute"))
+    client = strict.test_client()
+    players = [signup(client) for _ in range(4)]
+    match_id = open_live_table(client, players)["id"]
+    before = client.get(f"/v1/matches/{match_id}", headers=players[1]["headers"]).get_json()
+    # Refused attempts count too: seat 1 is not to move.
+    answers = [
+        client.post(
+            f"/v1/matches/{match_id}/moves",
+            json=choose_move(before["view"]) if before["view"]["legal_cards"] else {"card": "2C"},
+            headers=players[1]["headers"],
+        )
+        for _ in range(4)
+    ]
+    assert [a.status_code for a in answers[:3]] != [429] * 3
+    body = problem(answers[3], 429, "rate_limited")
+    assert int(answers[3].headers["Retry-After"]) >= 1 and body["details"]["limit"] == 3
+    after = client.get(f"/v1/matches/{match_id}", headers=players[1]["headers"]).get_json()
+    assert after["version"] == before["version"]
+    # Another player's moves are counted apart.
+    mine = client.get(f"/v1/matches/{match_id}", headers=players[0]["headers"]).get_json()
+    moved = client.post(
+        f"/v1/matches/{match_id}/moves",
+        json=choose_move(mine["view"]),
+        headers=players[0]["headers"],
+    )
+    assert moved.status_code == 200
+
+
 def test_malformed_json_is_a_problem_not_a_crash(client):
     player = signup(client)
     response = client.post(

@@ -19,6 +19,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from king_engine import KingError
+from king_game import limits
 from king_game.accounts import AccountError, Accounts
 from king_game.config import Settings
 from king_game.context import GameContext
@@ -109,7 +110,9 @@ def create_app(
     # Revocations reach every process's token cache over the notifier's Pub/Sub connection.
     notifier.on_channel(accounts.revoked_channel, accounts.forget)
     notifier.start()
-    app.extensions["king_game"] = GameContext(settings, store, accounts, redis)
+    app.extensions["king_game"] = GameContext(
+        settings, store, accounts, redis, move_rate=limits.move_rate(settings)
+    )
 
     # Registered before the limiter's own hook, so it runs after it: see _keep_retry_after.
     app.after_request(_keep_retry_after)
@@ -149,7 +152,10 @@ def _register_errors(app: Flask) -> None:
         status = STATUS_BY_CODE.get(error.code, 409)
         if error.code == "match_not_found":
             return problem_response(404, "not_found", error.message)
-        return problem_response(status, error.code, error.message, errors, details)
+        headers = None
+        if error.code == "rate_limited":
+            headers = {"Retry-After": str(details.get("retry_after_s", 1))}
+        return problem_response(status, error.code, error.message, errors, details, headers)
 
     @app.errorhandler(KingError)
     def _engine_error(error: KingError) -> Response:

@@ -10,7 +10,7 @@ from redis import Redis
 from king_game.accounts import Account, Accounts
 from king_game.config import Settings
 from king_game.problems import Problem
-from king_match import MatchStore, Player
+from king_match import MatchStore, MoveRate, Player
 
 
 @dataclass(slots=True)
@@ -19,6 +19,8 @@ class GameContext:
     store: MatchStore
     accounts: Accounts
     redis: Redis
+    #: The per-player move limit the store counts (None: rate limits are off).
+    move_rate: MoveRate | None = None
 
 
 def game() -> GameContext:

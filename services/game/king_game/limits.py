@@ -1,9 +1,10 @@
 """Rate limits (Flask-Limiter, counters in Redis so every copy of the service shares them).
 
 Each caller is counted by token (the hash of it, never the token) or, without one, by address;
-every address also has an overall ceiling. Moves get their own, generous limit: a fast client
-must never lose on time because of a limiter. A breach answers 429 problem+json with
-``Retry-After``.
+every address also has an overall ceiling. Moves get their own, generous limit, per player: a
+fast client must never lose on time because of a limiter. The match store counts it (same
+Redis, same fixed windows) inside the script that loads the match, so the hottest endpoint pays
+no extra round trip for it. A breach answers 429 problem+json with ``Retry-After``.
 
 ``X-RateLimit-*`` headers are off: each would cost another Redis round trip on every request
 (the remaining count is read separately from the hit), and the 429 carries what a client needs.
@@ -12,10 +13,17 @@ must never lose on time because of a limiter. A breach answers 429 problem+json 
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
 from flask import current_app, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse
+
+from king_match import MoveRate
+
+if TYPE_CHECKING:
+    from king_game.config import Settings
 
 
 def caller_key() -> str:
@@ -38,8 +46,13 @@ def default_limit() -> str:
     return _setting("rate_default")
 
 
-def move_limit() -> str:
-    return _setting("rate_moves")
+def move_rate(settings: Settings) -> MoveRate | None:
+    """The moves limit (``GAME_RATE_MOVES``, Flask-Limiter notation) for the match store,
+    which counts moves per player in the round trip that loads the match."""
+    if not settings.rate_limits_enabled:
+        return None
+    item = parse(settings.rate_moves)
+    return MoveRate(item.amount, item.get_expiry() * 1000)
 
 
 def address_limit() -> str:

@@ -9,14 +9,13 @@ from typing import Any, ClassVar
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_limiter import ExemptionScope
 from flask_smorest import Blueprint
 from king_metrics import record_move
 
 from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
 from king_game import render
 from king_game.context import current_account, current_player, game
-from king_game.limits import limiter, move_limit
+from king_game.limits import limiter
 from king_game.problems import Problem, problem_doc
 from king_game.resources.matches.schemas import (
     EventsQuerySchema,
@@ -97,12 +96,10 @@ class MatchView(MethodView):
 
 @blp.route("/matches/<match_id>/moves")
 class MovesView(MethodView):
-    # Moves have their own per-token limit instead of the default and per-address ones: a
-    # move needs a valid token and the turn, and one rate-limit round trip a move is enough.
-    decorators: ClassVar[list[Any]] = [
-        limiter.limit(move_limit, override_defaults=True),
-        limiter.exempt(flags=ExemptionScope.APPLICATION),
-    ]
+    # Moves are counted per player by the match store itself (``GAME_RATE_MOVES``), in the
+    # same Redis round trip that loads the match, instead of by Flask-Limiter (which costs a
+    # round trip and a sixth of the service's CPU at full load; see docs/benchmarks-api.md).
+    decorators: ClassVar[list[Any]] = [limiter.exempt]
 
     @blp.arguments(MoveSchema, example={"card": "QH", "version": 41})
     @blp.response(
@@ -142,12 +139,14 @@ class MovesView(MethodView):
         """
         key = _idempotency_key()
         move = _move_of(body)
-        result = game().store.play(
+        context = game()
+        result = context.store.play(
             match_id,
             current_player(),
             move,
             expected_version=body["version"],
             idempotency_key=key,
+            rate=context.move_rate,
         )
         record_move("human")
         return result.to_dict()
