@@ -1,19 +1,20 @@
 """Wake the long-polls and streams of one process with one Redis connection, and hand them
 the new events without another round trip.
 
-A client following a match waits for its next event. Doing that with ``XREAD BLOCK`` would
-hold one Redis connection per waiting client — thousands of connections, and tens of
+A client following a match waits for its next event. Doing that with a blocking Redis read
+would hold one Redis connection per waiting client — thousands of connections, and tens of
 kilobytes of Redis memory each. Instead every commit publishes on ``<prefix>evn:<match>``
-(inside the same Lua script as the ``XADD``) a message that carries the change itself::
+(inside the same Lua script that appends to the match's log) a message that carries the
+change itself::
 
-    "<first seq> <last seq> <seat to move, or -1> <new version>\\n<event>\\n<event>..."
+    "<first seq> <last seq> <seat to move, or -1> <new version>\\n<seq> <event>\\n..."
 
-(events in their stored form, ``eventcodec``). Each service process runs one
-``EventNotifier``: a thread on one Pub/Sub connection (pattern ``<prefix>evn:*``). For a match
+(the entries the commit appended to the match's log: events in their stored form,
+``eventcodec``). Each service process runs one ``EventNotifier``: a thread on one Pub/Sub connection (pattern ``<prefix>evn:*``). For a match
 that has local followers it decodes the events once into a short contiguous cache and wakes
 just that match's waiters, which take their events from the cache. A follower that is behind
-the cache (it connected late, or a message was lost) reads the Redis stream instead: the
-stream stays the truth, the cache only saves round trips.
+the cache (it connected late, or a message was lost) reads the match's log in Redis instead:
+the log stays the truth, the cache only saves round trips.
 
 No wake-up is lost: a waiter registers *before* it reads, and the notifier keeps the latest
 sequence number of every match that has waiters, so a commit that lands between the read and
@@ -133,9 +134,10 @@ class EventNotifier:
             head, _, body = text.partition("\n")
             first, last, turn, version = (int(part) for part in head.split())
             events = []
-            for offset, stored in enumerate(body.split("\n") if body else []):
+            for entry in body.split("\n") if body else []:
+                seq, _, stored = entry.partition(" ")
                 event = eventcodec.decode(stored)
-                event["seq"] = first + offset
+                event["seq"] = int(seq)
                 events.append(event)
         except ValueError:
             log.warning("unreadable event message for match %s", match_id)

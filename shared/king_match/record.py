@@ -12,7 +12,7 @@ the fairness transcript of an ended match; nothing here is ever sent to a client
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Final
 
 MODES: Final = ("live", "computer")
@@ -103,9 +103,11 @@ class MatchRecord:
 
     def to_json(self) -> str:
         # By hand, not dataclasses.asdict: this runs on every write (asdict deep-copies).
-        data = {name: getattr(self, name) for name in _RECORD_FIELDS}
+        # Fields still at their default are left out (``from_json`` restores them): the
+        # record is stored in every match hash, so its size is Redis memory.
+        data = _without_defaults(self, _RECORD_FIELDS, _RECORD_DEFAULTS)
         data["seats"] = [
-            None if seat is None else {name: getattr(seat, name) for name in _SEAT_FIELDS}
+            None if seat is None else _without_defaults(seat, _SEAT_FIELDS, _SEAT_DEFAULTS)
             for seat in self.seats
         ]
         return json.dumps(data, separators=(",", ":"))
@@ -126,3 +128,19 @@ _SEAT_FIELDS: Final = tuple(f.name for f in fields(Seat))
 _RECORD_FIELDS: Final = tuple(
     f.name for f in fields(MatchRecord) if f.name not in ("seats", "version", "seq")
 )
+_SEAT_DEFAULTS: Final = {f.name: f.default for f in fields(Seat) if f.default is not MISSING}
+_RECORD_DEFAULTS: Final = {
+    f.name: f.default for f in fields(MatchRecord) if f.default is not MISSING
+}
+_ABSENT: Final = object()
+
+
+def _without_defaults(
+    obj: object, names: tuple[str, ...], defaults: dict[str, object]
+) -> dict[str, Any]:
+    out = {}
+    for name in names:
+        value = getattr(obj, name)
+        if defaults.get(name, _ABSENT) != value or type(value) is not type(defaults[name]):
+            out[name] = value
+    return out

@@ -15,7 +15,9 @@ Keys (``p`` is the configured prefix)::
     p m:<id>            hash: ver, seq, meta (record JSON), state (engine bytes), and per
                         player i:<who> / f:<who>, the answer to their latest keyed request
     p m:<id>:moves      string: the match's moves, one byte each (seat << 6 | action)
-    p m:<id>:ev         stream: public events, entry id "<seq>-0", field e = event JSON
+    p m:<id>:log        list: the public events of the current hand, "<seq> <event>" each
+                        (``eventcodec``'s compact form; a list packs far tighter than a
+                        stream, and readers that keep up never read it: see notify.py)
     p deadlines         sorted set: match id -> deadline (ms), swept by the clock sweeper
     p lobby             sorted set: open live tables -> creation time
     p finished:<id>     the FinishedMatch JSON, kept for ``retention_s``
@@ -65,9 +67,10 @@ local cur = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
 if cur ~= tonumber(ARGV[1]) then return {0, cur, 0} end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
 local first = seq + 1
-for i = 16, #ARGV do
-  seq = seq + 1
-  redis.call('XADD', KEYS[3], seq .. '-0', 'e', ARGV[i])
+local n = #ARGV - 15
+if n > 0 then
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 16))
+  seq = seq + n
 end
 redis.call('HSET', KEYS[1], 'ver', cur + 1, 'seq', seq, 'meta', ARGV[2], 'state', ARGV[3])
 if ARGV[4] ~= '' then redis.call('APPEND', KEYS[2], ARGV[4]) end
@@ -85,7 +88,7 @@ if ARGV[11] ~= '' then
   redis.call('EXPIRE', KEYS[2], ARGV[11])
   redis.call('EXPIRE', KEYS[3], ARGV[11])
 end
-if ARGV[13] ~= '' then redis.call('XTRIM', KEYS[3], 'MINID', ARGV[13] .. '-0') end
+if ARGV[13] ~= '' then redis.call('LTRIM', KEYS[3], -n, -1) end
 if ARGV[14] ~= '' and #ARGV >= 16 then
   local head = first .. ' ' .. seq .. ' ' .. ARGV[15] .. ' ' .. (cur + 1)
   redis.call('PUBLISH', ARGV[14], head .. '\\n' .. table.concat(ARGV, '\\n', 16))
@@ -234,13 +237,10 @@ class MatchStore:
         settings: MatchSettings | None = None,
         enqueuer: Enqueuer | None = None,
         clock: Callable[[], float] = time.time,
-        blocking_redis: Redis | None = None,
         notifier: EventNotifier | None = None,
     ) -> None:
         self.redis = redis
-        self.blocking_redis = blocking_redis or redis
-        #: Wakes waiting readers from one Pub/Sub connection; without it a waiting reader
-        #: holds a Redis connection in XREAD BLOCK.
+        #: Wakes waiting readers from one Pub/Sub connection (made on first use if not given).
         self.notifier = notifier
         self.settings = settings or MatchSettings()
         self.enqueuer: Enqueuer = enqueuer or NoQueue()
@@ -259,7 +259,7 @@ class MatchStore:
         return f"{self.prefix}m:{match_id}:moves"
 
     def events_key(self, match_id: str) -> str:
-        return f"{self.prefix}m:{match_id}:ev"
+        return f"{self.prefix}m:{match_id}:log"
 
     @property
     def deadlines_key(self) -> str:
@@ -382,37 +382,40 @@ class MatchStore:
         self, match_id: str, after: int = 0, count: int = 500, block_ms: int = 0
     ) -> list[dict[str, Any]]:
         """Public events with ``seq > after``, oldest first; waits up to ``block_ms`` for one."""
-        key = self.events_key(match_id)
-        entries: Any
-        if block_ms > 0 and self.notifier is not None:
+        if block_ms > 0:
+            notifier = self._notifier()
             deadline = time.monotonic() + block_ms / 1000
-            with self.notifier.watching(match_id):
+            with notifier.watching(match_id):
                 while True:
                     # The notifier's copy of the latest events, when it covers ``after``.
-                    cached = self.notifier.cached(match_id, after)
+                    cached = notifier.cached(match_id, after)
                     if cached:
                         return cached[:count]
                     if cached is None:
-                        entries = self.redis.xrange(key, min=f"{after + 1}-0", count=count)
-                        if entries:
-                            break
+                        events = self._read_log(match_id, after, count)
+                        if events:
+                            return events
                     left = deadline - time.monotonic()
                     if left <= 0:
                         return []
-                    self.notifier.wait(match_id, after, left)
-        elif block_ms > 0:
-            # One round trip: XREAD answers at once when there are entries, else waits.
-            reply: Any = self.blocking_redis.xread({key: f"{after}-0"}, count=count, block=block_ms)
-            entries = reply[0][1] if reply else []
-        else:
-            entries = self.redis.xrange(key, min=f"{after + 1}-0", count=count)
+                    notifier.wait(match_id, after, left)
+        return self._read_log(match_id, after, count)
+
+    def _read_log(self, match_id: str, after: int, count: int) -> list[dict[str, Any]]:
+        raw: Any = self.redis.lrange(self.events_key(match_id), 0, -1)
         out = []
-        for entry_id, fields in entries:
-            ident = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
-            event = eventcodec.decode(_as_text(fields[b"e"] if b"e" in fields else fields["e"]))
-            event["seq"] = int(ident.partition("-")[0])
-            out.append(event)
+        for item in raw:
+            text = _as_text(item)
+            if int(text.partition(" ")[0]) > after:
+                out.append(_log_entry(text))
+                if len(out) == count:
+                    break
         return out
+
+    def _notifier(self) -> EventNotifier:
+        if self.notifier is None:
+            self.notifier = EventNotifier(self.redis, self.prefix)
+        return self.notifier
 
     def lobby(self, limit: int = 50) -> list[MatchRecord]:
         ids: Any = self.redis.zrange(self.lobby_key, 0, max(0, limit * 2 - 1))
@@ -953,11 +956,11 @@ class MatchStore:
             retention = str(self.settings.retention_s)
         elif record.ended:
             retention = str(self.settings.retention_s)
-        payloads = []
+        entries = []
         for offset, event in enumerate(change.events, start=1):
             event["v"] = change.next_version
             event.pop("seq", None)
-            payloads.append(eventcodec.encode(event))
+            entries.append(f"{record.seq + offset} {eventcodec.encode(event)}")
             event["seq"] = record.seq + offset
         deadline = (
             str(record.deadline_ms)
@@ -966,7 +969,12 @@ class MatchStore:
         )
         idem_value = (
             json.dumps(
-                {"key": idem.key, "fp": idem.fingerprint, "ok": True, "result": _slim(answer)},
+                {
+                    "key": idem.key,
+                    "fp": idem.fingerprint,
+                    "ok": True,
+                    "result": _slim(answer, entries),
+                },
                 separators=(",", ":"),
             )
             if idem
@@ -1010,7 +1018,7 @@ class MatchStore:
             str(state.current_player)
             if state is not None and record.status == "active" and state.current_player is not None
             else "-1",
-            *payloads,
+            *entries,
         ]
         reply: Any = self._commit(keys=keys, args=argv)
         if int(reply[0]) != 1:
@@ -1060,13 +1068,8 @@ class MatchStore:
                 )
             if stored.get("ok"):
                 result = dict(stored["result"])
-                # The answer's events are kept once, in the log: read them back by sequence.
-                first, last = result.pop("seqs", (0, -1))
-                result["events"] = (
-                    self.events(idem.match_id, first - 1, count=last - first + 1)
-                    if last >= first
-                    else []
-                )
+                result["match_id"] = idem.match_id
+                result["events"] = [_log_entry(entry) for entry in result["events"]]
                 return MoveResult.from_dict(result, replayed=True)
             error = stored["error"]
             raise MatchError(error["code"], error["message"], replayed=True, **error["details"])
@@ -1123,14 +1126,23 @@ class MatchStore:
         return [_as_text(raw) for raw in due]
 
 
-def _slim(answer: dict[str, Any] | None) -> dict[str, Any] | None:
-    """An answer without its events (they are in the log): their first and last ``seq``."""
+def _slim(answer: dict[str, Any] | None, entries: list[str]) -> dict[str, Any] | None:
+    """An answer to keep: its events in their stored form (they are the last of the write's
+    log entries), so a replay needs nothing else, even once the log has moved on."""
     if answer is None:
         return None
-    slim = {key: value for key, value in answer.items() if key != "events"}
-    seqs = [event["seq"] for event in answer["events"]]
-    slim["seqs"] = [seqs[0], seqs[-1]] if seqs else [0, -1]
+    slim = {key: value for key, value in answer.items() if key not in ("events", "match_id")}
+    count = len(answer["events"])
+    slim["events"] = entries[len(entries) - count :] if count else []
     return slim
+
+
+def _log_entry(text: str) -> dict[str, Any]:
+    """One stored log entry, ``"<seq> <event>"``, as the event clients see."""
+    seq, _, stored = text.partition(" ")
+    event = eventcodec.decode(stored)
+    event["seq"] = int(seq)
+    return event
 
 
 def fallback_move(state: MatchState, seat: int, seed: str) -> Move:

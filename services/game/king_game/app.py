@@ -77,14 +77,8 @@ def create_app(
         },
     )
     redis = Redis(connection_pool=redis_pool)
-    blocking = Redis.from_url(
-        settings.redis_url,
-        socket_connect_timeout=min(2.0, settings.redis_timeout_s),
-        socket_timeout=settings.longpoll_max_s + 10,
-        max_connections=10_000,
-    )
     notifier = EventNotifier(redis, settings.match.key_prefix)
-    store_kwargs: dict[str, Any] = {"blocking_redis": blocking, "notifier": notifier}
+    store_kwargs: dict[str, Any] = {"notifier": notifier}
     if clock is not None:
         store_kwargs["clock"] = clock
     store = MatchStore(redis, settings.match, RQEnqueuer(redis), **store_kwargs)
