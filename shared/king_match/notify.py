@@ -10,11 +10,12 @@ change itself::
     "<first seq> <last seq> <seat to move, or -1> <new version>\\n<seq> <event>\\n..."
 
 (the entries the commit appended to the match's log: events in their stored form,
-``eventcodec``). Each service process runs one ``EventNotifier``: a thread on one Pub/Sub connection (pattern ``<prefix>evn:*``). For a match
-that has local followers it decodes the events once into a short contiguous cache and wakes
-just that match's waiters, which take their events from the cache. A follower that is behind
-the cache (it connected late, or a message was lost) reads the match's log in Redis instead:
-the log stays the truth, the cache only saves round trips.
+``eventcodec``). Each service process runs one ``EventNotifier``: a thread on one Pub/Sub
+connection (pattern ``<prefix>evn:*``). For a match that has local followers it decodes the
+events once into a short contiguous cache and wakes just that match's waiters, which take their
+events from the cache. A follower that is behind the cache (it connected late, or a message was
+lost) reads the match's log in Redis instead: the log stays the truth, the cache only saves
+round trips.
 
 No wake-up is lost: a waiter registers *before* it reads, and the notifier keeps the latest
 sequence number of every match that has waiters, so a commit that lands between the read and
