@@ -101,7 +101,7 @@ class MovesView(MethodView):
     # round trip and a sixth of the service's CPU at full load; see docs/benchmarks-api.md).
     decorators: ClassVar[list[Any]] = [limiter.exempt]
 
-    @blp.arguments(MoveSchema, example={"card": "QH", "version": 41})
+    @blp.arguments(MoveSchema(), example={"card": "QH", "version": 41})
     @blp.response(
         200,
         MoveResultSchema,
@@ -173,7 +173,7 @@ class ResignView(MethodView):
 
 @blp.route("/matches/<match_id>/events")
 class EventsView(MethodView):
-    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 404, "not_found")
@@ -202,7 +202,7 @@ def _page(events: list[dict[str, Any]], after: int) -> dict[str, Any]:
 
 @blp.route("/matches/<match_id>/stream")
 class StreamView(MethodView):
-    @blp.arguments(StreamQuerySchema, location="query")
+    @blp.arguments(StreamQuerySchema(), location="query")
     @blp.response(200, EventsSchema, content_type="application/x-ndjson")
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 404, "not_found")
