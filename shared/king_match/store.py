@@ -22,7 +22,7 @@ Keys (``p`` is the configured prefix)::
     p lobby             sorted set: open live tables -> creation time
     p finished:<id>     the FinishedMatch JSON, kept for ``retention_s``
     p finished:pending  sorted set: finished messages not yet on the ratings queue
-    p pl:<player>:active / :recent   a player's matches (hints; records are the truth)
+    p pl:<player>:act / :recent   a player's matches, sorted sets (hints; records are the truth)
 """
 
 from __future__ import annotations
@@ -277,7 +277,8 @@ class MatchStore:
         return f"{self.prefix}finished:pending"
 
     def _active_key(self, player_id: str) -> str:
-        return f"{self.prefix}pl:{player_id}:active"
+        # A sorted set (match id -> when they sat): small ones are packed far tighter than sets.
+        return f"{self.prefix}pl:{player_id}:act"
 
     def _recent_key(self, player_id: str) -> str:
         return f"{self.prefix}pl:{player_id}:recent"
@@ -435,15 +436,15 @@ class MatchStore:
         """(active or waiting matches, recently ended ones) of a player."""
         active: list[MatchRecord] = []
         recent: list[MatchRecord] = []
-        members: Any = self.redis.smembers(self._active_key(player_id))
+        members: Any = self.redis.zrange(self._active_key(player_id), 0, -1)
         for raw in members:
             try:
                 record, _ = self.load(_as_text(raw))
             except MatchError:
-                self.redis.srem(self._active_key(player_id), raw)
+                self.redis.zrem(self._active_key(player_id), raw)
                 continue
             if record.ended:
-                self.redis.srem(self._active_key(player_id), raw)
+                self.redis.zrem(self._active_key(player_id), raw)
                 recent.append(record)
             elif record.seat_of(player_id) is not None:
                 active.append(record)
@@ -1031,12 +1032,12 @@ class MatchStore:
         record = change.record
         pipe = self.redis.pipeline(transaction=False)
         for player_id in change.joined:
-            pipe.sadd(self._active_key(player_id), record.match_id)
+            pipe.zadd(self._active_key(player_id), {record.match_id: change.now_ms})
         for player_id in change.left:
-            pipe.srem(self._active_key(player_id), record.match_id)
+            pipe.zrem(self._active_key(player_id), record.match_id)
         if record.ended:
             for player_id in record.human_ids():
-                pipe.srem(self._active_key(player_id), record.match_id)
+                pipe.zrem(self._active_key(player_id), record.match_id)
                 pipe.zadd(self._recent_key(player_id), {record.match_id: record.ended_ms or 0})
                 pipe.zremrangebyrank(self._recent_key(player_id), 0, -_RECENT_KEEP - 1)
         if len(pipe):

@@ -17,13 +17,12 @@ what is left: a revocation is seen everywhere within milliseconds, and in the wo
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import psycopg
 from argon2 import PasswordHasher
@@ -155,7 +154,7 @@ class Accounts:
         generation = self._generation
         cached = self.redis.get(self._cache_key(digest))
         if cached is not None:
-            account = Account(**json.loads(cached))
+            account = _account_from_cache(cached)
             self._remember(digest, account, generation)
             return account
         with self.pool.connection() as conn:
@@ -168,7 +167,7 @@ class Accounts:
         if row is None:
             return None
         account = Account(str(row[0]), row[1], row[2], row[3])
-        self.redis.set(self._cache_key(digest), json.dumps(asdict(account)), ex=self.cache_s)
+        self.redis.set(self._cache_key(digest), _cache_text(account), ex=self.cache_s)
         self._remember(digest, account, generation)
         return account
 
@@ -183,3 +182,14 @@ class Accounts:
         self.redis.delete(self._cache_key(digest))
         self.forget(digest.hex())
         self.redis.publish(self.revoked_channel, digest.hex())
+
+
+def _cache_text(account: Account) -> str:
+    """The Redis cache entry of a token's account: compact, one per connected player."""
+    return f"{account.id}|{int(account.is_guest)}{int(account.is_bot)}|{account.name}"
+
+
+def _account_from_cache(raw: bytes | str) -> Account:
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    ident, flags, name = text.split("|", 2)
+    return Account(ident, name, flags[0] == "1", flags[1] == "1")
