@@ -7,10 +7,12 @@ kilobytes of Redis memory each. Instead every commit publishes on ``<prefix>evn:
 (inside the same Lua script that appends to the match's log) a message that carries the
 change itself::
 
-    "<first seq> <last seq> <seat to move, or -1> <new version>\\n<seq> <event>\\n..."
+    "<first seq> <last seq> <seat to move, or -1> <new version>\\n<record JSON>\\n
+     <engine state, hex>\\n<seq> <event>\\n<seq> <event>..."
 
 (the entries the commit appended to the match's log: events in their stored form,
-``eventcodec``). Each service process runs one ``EventNotifier``: a thread on one Pub/Sub
+``eventcodec``; the record and state let the follower whose turn it now is render its view
+without loading the match). Each service process runs one ``EventNotifier``: a thread on one Pub/Sub
 connection (pattern ``<prefix>evn:*``). For a match that has local followers it decodes the
 events once into a short contiguous cache and wakes just that match's waiters, which take their
 events from the cache. A follower that is behind the cache (it connected late, or a message was
@@ -49,7 +51,7 @@ CACHE_EVENTS = 64
 
 
 class _Watch:
-    __slots__ = ("cond", "events", "latest", "turn", "waiters")
+    __slots__ = ("cond", "events", "latest", "snapshot", "turn", "waiters")
 
     def __init__(self, lock: threading.Lock) -> None:
         self.cond = threading.Condition(lock)
@@ -59,6 +61,8 @@ class _Watch:
         self.events: deque[dict[str, Any]] = deque(maxlen=CACHE_EVENTS)
         #: (seq, seat to move or None, version) as of the latest message.
         self.turn: tuple[int, int | None, int] | None = None
+        #: (record JSON, state hex) of the latest message, kept as text until asked for.
+        self.snapshot: tuple[str, str] | None = None
 
 
 class EventNotifier:
@@ -116,7 +120,7 @@ class EventNotifier:
                     for watch in self.watches.values():
                         watch.latest += 1
                         watch.events.clear()
-                        watch.turn = None
+                        watch.turn = watch.snapshot = None
                         watch.cond.notify_all()
                 for callback in self._channels.values():
                     callback(None)
@@ -132,10 +136,10 @@ class EventNotifier:
         if watch is None:
             return  # nobody here follows this match: nothing to decode
         try:
-            head, _, body = text.partition("\n")
+            head, meta, state_hex, body = text.split("\n", 3)
             first, last, turn, version = (int(part) for part in head.split())
             events = []
-            for entry in body.split("\n") if body else []:
+            for entry in body.split("\n"):
                 seq, _, stored = entry.partition(" ")
                 event = eventcodec.decode(stored)
                 event["seq"] = int(seq)
@@ -144,8 +148,8 @@ class EventNotifier:
             log.warning("unreadable event message for match %s", match_id)
             with self.lock:
                 watch.events.clear()
-                watch.turn = None
-                watch.latest += 1  # its followers re-read the stream
+                watch.turn = watch.snapshot = None
+                watch.latest += 1  # its followers re-read the log
                 watch.cond.notify_all()
             return
         with self.lock:
@@ -155,6 +159,7 @@ class EventNotifier:
                 watch.events.clear()  # a gap: start a new contiguous run
             watch.events.extend(events)
             watch.turn = (last, None if turn < 0 else turn, version)
+            watch.snapshot = (meta, state_hex)
             if last > watch.latest:
                 watch.latest = last
             watch.cond.notify_all()
@@ -209,6 +214,17 @@ class EventNotifier:
             if watch is None or watch.turn is None or watch.turn[0] != seq:
                 return None
             return watch.turn[1], watch.turn[2]
+
+    def snapshot_after(self, match_id: str, seq: int) -> tuple[str, str, int] | None:
+        """(record JSON, state hex, version) of the commit that wrote event ``seq``, when
+        the latest message was that commit's; else None."""
+        with self.lock:
+            watch = self.watches.get(match_id)
+            if watch is None or watch.turn is None or watch.snapshot is None:
+                return None
+            if watch.turn[0] != seq:
+                return None
+            return watch.snapshot[0], watch.snapshot[1], watch.turn[2]
 
     def wait(self, match_id: str, after: int, timeout_s: float) -> bool:
         """Wait (registered via ``watching``) until the match passes ``after``; False on

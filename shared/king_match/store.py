@@ -67,9 +67,9 @@ local cur = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
 if cur ~= tonumber(ARGV[1]) then return {0, cur, 0} end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
 local first = seq + 1
-local n = #ARGV - 15
+local n = #ARGV - 16
 if n > 0 then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 16))
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 17))
   seq = seq + n
 end
 redis.call('HSET', KEYS[1], 'ver', cur + 1, 'seq', seq, 'meta', ARGV[2], 'state', ARGV[3])
@@ -89,9 +89,10 @@ if ARGV[11] ~= '' then
   redis.call('EXPIRE', KEYS[3], ARGV[11])
 end
 if ARGV[13] ~= '' then redis.call('LTRIM', KEYS[3], -n, -1) end
-if ARGV[14] ~= '' and #ARGV >= 16 then
+if ARGV[14] ~= '' and n > 0 then
   local head = first .. ' ' .. seq .. ' ' .. ARGV[15] .. ' ' .. (cur + 1)
-  redis.call('PUBLISH', ARGV[14], head .. '\\n' .. table.concat(ARGV, '\\n', 16))
+  redis.call('PUBLISH', ARGV[14],
+    head .. '\\n' .. ARGV[2] .. '\\n' .. ARGV[16] .. '\\n' .. table.concat(ARGV, '\\n', 17))
 end
 return {1, cur + 1, seq}
 """
@@ -378,6 +379,22 @@ class MatchStore:
         """(seat to move or None, version) right after event ``seq`` if this process's
         notifier knows it (a followed match); None: load the match to know."""
         return None if self.notifier is None else self.notifier.turn_after(match_id, seq)
+
+    def snapshot_after(
+        self, match_id: str, seq: int
+    ) -> tuple[MatchRecord, MatchState | None] | None:
+        """The match as the commit that wrote event ``seq`` left it, from the notifier's
+        copy of that commit's message (a followed match, and nothing newer since); None:
+        load it. Spares the follower whose turn it now is a round trip."""
+        if self.notifier is None:
+            return None
+        snapshot = self.notifier.snapshot_after(match_id, seq)
+        if snapshot is None:
+            return None
+        meta, state_hex, version = snapshot
+        record = MatchRecord.from_json(meta, version, seq)
+        state = MatchState.from_bytes(bytes.fromhex(state_hex)) if state_hex else None
+        return record, state
 
     def events(
         self, match_id: str, after: int = 0, count: int = 500, block_ms: int = 0
@@ -1000,10 +1017,11 @@ class MatchStore:
             self.finished_key(match_id),
             self.pending_key,
         ]
+        state_bytes = state.to_bytes() if state is not None else b""
         argv: list[Any] = [
             record.version,
             record.to_json(),
-            state.to_bytes() if state is not None else b"",
+            state_bytes,
             bytes(change.moves),
             deadline,
             match_id,
@@ -1015,10 +1033,12 @@ class MatchStore:
             change.now_ms + _PENDING_RETRY_MS,
             trim,
             f"{self.prefix}evn:{match_id}",
-            # Who moves next, for the followers' "your turn" (see notify.py).
+            # Who moves next, and the new state in text form, for the followers' "your turn"
+            # (see notify.py).
             str(state.current_player)
             if state is not None and record.status == "active" and state.current_player is not None
             else "-1",
+            state_bytes.hex(),
             *entries,
         ]
         reply: Any = self._commit(keys=keys, args=argv)

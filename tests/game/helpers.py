@@ -65,3 +65,25 @@ def assert_view_shows_only_my_cards(body: dict[str, Any]) -> None:
         played |= {play["card"] for play in trick["plays"]}
     others = cards_in({k: v for k, v in view.items() if k not in ("my_cards", "legal_cards")})
     assert others <= played | mine, others - played - mine
+
+
+def start_live_match(
+    client: FlaskClient, players: list[dict[str, Any]], hands: int = 8
+) -> dict[str, Any]:
+    """A live table opened by ``players[0]`` that the three others join: the match starts
+    with the last seat. Returns the table as created (``id``, ``server_commit`` ...)."""
+    created = client.post(
+        "/v1/tables",
+        json={"mode": "live", "hands": hands, "client_seed": players[0]["seed"]},
+        headers=players[0]["headers"],
+    )
+    assert created.status_code == 201, created.get_json()
+    table: dict[str, Any] = created.get_json()
+    for index, player in enumerate(players[1:], start=1):
+        joined = client.post(
+            f"/v1/tables/{table['id']}/seats",
+            json={"seat": index, "client_seed": player["seed"]},
+            headers=player["headers"],
+        )
+        assert joined.status_code == 201, joined.get_json()
+    return table

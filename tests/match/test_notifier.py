@@ -107,6 +107,11 @@ def test_the_turn_hint_names_the_seat_to_move(notified_store):
             time.sleep(0.01)
         assert store.turn_after(match_id, record.seq) == (state.current_player, record.version)
         assert store.turn_after(match_id, record.seq - 1) is None  # older: unknown
+        # The commit's copy of the match is the match as stored.
+        copied, copied_state = store.snapshot_after(match_id, record.seq)
+        assert copied == record
+        assert copied_state.to_bytes() == state.to_bytes()
+        assert store.snapshot_after(match_id, record.seq - 1) is None
 
 
 def test_broadcasts_reach_their_callback(redis):

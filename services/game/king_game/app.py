@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import psycopg
-from flask import Flask, Response, g
+from flask import Flask, Response
 from psycopg_pool import ConnectionPool, PoolTimeout
 from redis import BlockingConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -36,7 +36,6 @@ from king_match.rq_enqueuer import RQEnqueuer
 
 _FIELD_CODES = {"bad_seed", "bad_table"}
 _ENGINE_INPUT = {"bad_move", "bad_card", "bad_suit", "unknown_contract"}
-_DOWN_RETRY_AFTER = "1"
 
 
 def create_app(
@@ -108,8 +107,6 @@ def create_app(
         settings, store, accounts, redis, move_rate=limits.move_rate(settings)
     )
 
-    # Registered before the limiter's own hook, so it runs after it: see _keep_retry_after.
-    app.after_request(_keep_retry_after)
     limiter.init_app(app)
     # Probes never wait on the limiter's Redis: /healthz answers at once even when Redis hangs.
     limiter.exempt(health_blp)
@@ -170,20 +167,9 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(RedisConnectionError)
     @app.errorhandler(RedisTimeoutError)
     def _down(error: Exception) -> Response:
-        g.king_retry_after = _DOWN_RETRY_AFTER
         return problem_response(
             503,
             "service_unavailable",
             "a backing service is unavailable; try again shortly",
-            headers={"Retry-After": _DOWN_RETRY_AFTER},
+            headers={"Retry-After": "1"},
         )
-
-
-def _keep_retry_after(response: Response) -> Response:
-    """A 503 for a backing service keeps its short ``Retry-After``: Flask-Limiter's header hook
-    would otherwise raise it to the end of the caller's rate-limit window (up to an hour for
-    sign-ups), which says nothing about when the outage ends."""
-    retry_after = g.get("king_retry_after")
-    if retry_after is not None:
-        response.headers["Retry-After"] = retry_after
-    return response

@@ -231,7 +231,8 @@ class StreamView(MethodView):
             hint = store.turn_after(match_id, after)
             if hint is not None and (hint[0] != seat or hint[1] == announced):
                 return "", announced
-            current, state = store.load(match_id)
+            # The commit's own copy of the match when this process has it, else a load.
+            current, state = store.snapshot_after(match_id, after) or store.load(match_id)
             if (
                 current.status != "active"
                 or state is None
