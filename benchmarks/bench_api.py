@@ -12,9 +12,11 @@ Printed figures (``name: value``):
 * ``api.moves_per_s`` — applied moves per second over the play phase;
 * ``api.move_p50_ms`` / ``api.move_p99_ms`` — POST latency percentiles;
 * ``api.move_p50_ms_first_half`` / ``_second_half`` — latency early and late in the matches;
-* ``api.redis_bytes_per_match`` — Redis ``used_memory`` mid-run minus the baseline before the
-  tables were created, divided by N (match state, event log, deadlines, token cache and rate
-  limiter counters all included).
+* ``api.redis_bytes_per_match`` — Redis ``used_memory`` during play (65 s in, or 3/4 of a
+  shorter run) minus the baseline before the tables were created, divided by N (match state,
+  event log, deadlines, token cache and rate limiter counters all included);
+* ``api.redis_match_keys_bytes_per_match`` / ``…player_keys…`` and
+  ``api.redis_bytes_per_match.<kind>`` — ``MEMORY USAGE`` of the keys at that moment.
 
 ``make bench`` runs the 100-match case; ``python -m benchmarks api -- --full`` the sweep over
 10, 100 and 1,000 matches (the load generator shares the machine's cores with the service).
@@ -125,13 +127,22 @@ class Load:
 
 
 def _key_bytes(redis: Any) -> dict[str, int]:
-    """``MEMORY USAGE`` summed over the match's own keys (hash, stream, move log, deadline
-    entry) and over the per-player keys (token cache, rate-limiter counters, match index)."""
+    """``MEMORY USAGE`` summed over the match's own keys (hash, event log, move log, deadline
+    entry) and over the per-player keys (token cache, rate-limiter counters, match index), and
+    per kind of key (``kind:<name>``) for the breakdown in the benchmark doc."""
     totals = {"match": 0, "player": 0}
     for key in redis.scan_iter(count=1000):
         name = key.decode()
         kind = "match" if name.startswith(("bench:m:", "bench:deadlines")) else "player"
-        totals[kind] += redis.memory_usage(key, samples=0) or 0
+        size = redis.memory_usage(key, samples=0) or 0
+        totals[kind] += size
+        if name.startswith("bench:m:"):
+            detail = "match_" + (name.rsplit(":", 1)[1] if name.count(":") > 2 else "hash")
+        elif name.startswith("bench:"):
+            detail = name.split(":")[1]
+        else:
+            detail = name.split("/")[0].split(":")[0]
+        totals[f"kind:{detail}"] = totals.get(f"kind:{detail}", 0) + size
     return totals
 
 
@@ -175,13 +186,21 @@ async def _drive(
             for seat in range(4)
         ]
 
+        # Memory is read once play has gone on for a while (65 s, or 3/4 of a shorter run):
+        # by then the rate-limiter counters of the set-up requests (sign-up, tables) have
+        # expired, as they would have in a match that has been running for minutes.
+        sample_at = min(65.0, 0.75 * seconds) if seconds else 65.0
+
         async def sample() -> None:
             while True:
                 await asyncio.sleep(0.5)
-                if load.finished == 0:
-                    samples.append(_memory(redis))
-                    if len(samples) == 20:
-                        key_bytes.update(_key_bytes(redis))
+                if load.finished:
+                    continue
+                samples.append(_memory(redis))
+                if not key_bytes and time.perf_counter() - started >= sample_at:
+                    key_bytes.update(_key_bytes(redis))
+                    samples[:] = [samples[-1]]
+                    return
 
         sampler = asyncio.create_task(sample())
         _done, pending = await asyncio.wait(tasks, timeout=seconds or None)
@@ -189,7 +208,7 @@ async def _drive(
         for task in pending:
             task.cancel()
         sampler.cancel()
-    mid, mid_all = samples[len(samples) // 2] if samples else (baseline, baseline_all)
+    mid, mid_all = samples[-1] if samples else (baseline, baseline_all)
     all_ms = [ms for _, ms in load.latencies]
     first = [ms for progress, ms in load.latencies if progress < 0.5]
     second = [ms for progress, ms in load.latencies if progress >= 0.5]
@@ -203,6 +222,11 @@ async def _drive(
         "redis_bytes_per_match_with_connections": (mid_all - baseline_all) / matches,
         "redis_match_keys_bytes_per_match": key_bytes.get("match", 0) / matches,
         "redis_player_keys_bytes_per_match": key_bytes.get("player", 0) / matches,
+        **{
+            f"redis_bytes_per_match.{name[5:]}": size / matches
+            for name, size in sorted(key_bytes.items())
+            if name.startswith("kind:")
+        },
         "matches_finished": load.finished,
         "moves": load.moves,
         "rejected_moves": load.errors,

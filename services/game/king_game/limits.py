@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 def caller_key() -> str:
     header = request.headers.get("Authorization", "")
     if header.lower().startswith("bearer "):
-        return "tok:" + hashlib.sha256(header[7:].strip().encode()).hexdigest()[:32]
+        return "tok:" + hashlib.sha256(header[7:].strip().encode()).hexdigest()[:16]
     return "addr:" + get_remote_address()
 
 
