@@ -51,13 +51,19 @@ _NOT_PASSED = ("KING_METRICS_PORT", "REDIS_URL", "KING_KEY_PREFIX", "PROMETHEUS_
 
 
 @dataclass
-class SweeperProcess:
+class Started:
+    """A subprocess and the file its output goes to."""
+
     process: subprocess.Popen[bytes]
     log_path: Path
-    _owner: str | None = field(default=None, repr=False)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+
+@dataclass
+class SweeperProcess(Started):
+    _owner: str | None = field(default=None, repr=False)
 
     def owner(self, timeout: float = 15.0) -> str:
         """The lease owner id the sweeper logs when it starts."""
@@ -85,14 +91,21 @@ def stop_process(process: subprocess.Popen[bytes]) -> None:
             process.wait(timeout=5)
 
 
-def wait_for(what: str, predicate: Callable[[], Any], timeout: float) -> Any:
-    """Poll ``predicate`` (without reading the match) until it is truthy; its value."""
+def wait_for(
+    what: str,
+    predicate: Callable[[], Any],
+    timeout: float,
+    explain: Callable[[], str] = lambda: "",
+) -> Any:
+    """Poll ``predicate`` (without reading the match) until it is truthy; its value.
+    ``explain`` adds what helps to understand a failure (process logs, events seen)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
         if value:
             return value
-        assert time.monotonic() < deadline, f"timed out after {timeout} s waiting for {what}"
+        if time.monotonic() >= deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {what}\n{explain()}")
         time.sleep(0.05)
 
 
@@ -190,21 +203,21 @@ def spawn_sweeper(
 
 
 @pytest.fixture
-def bot_worker_process(
-    process_env: dict[str, str], tmp_path: Path
-) -> Iterator[subprocess.Popen[bytes]]:
+def bot_worker_process(process_env: dict[str, str], tmp_path: Path) -> Iterator[Started]:
     """A real RQ bot worker on this test's Redis and key prefix."""
-    with (tmp_path / "bot-worker.log").open("wb") as log:
+    log_path = tmp_path / "bot-worker.log"
+    with log_path.open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "king_bots.worker"],
             env=process_env,
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+    worker = Started(process, log_path)
     try:
         time.sleep(0.5)
-        assert process.poll() is None, "the bot worker exited at start"
-        yield process
+        assert process.poll() is None, f"the bot worker exited at start:\n{worker.log()}"
+        yield worker
     finally:
         stop_process(process)
 
@@ -252,7 +265,7 @@ def test_the_sweeper_process_forfeits_a_silent_player_and_the_bot_plays_on(
     store: MatchStore,
     lease_key: str,
     spawn_sweeper: Callable[[], SweeperProcess],
-    bot_worker_process: subprocess.Popen[bytes],
+    bot_worker_process: Started,
 ) -> None:
     sweeper = spawn_sweeper()
     owner = sweeper.owner()
@@ -262,19 +275,26 @@ def test_the_sweeper_process_forfeits_a_silent_player_and_the_bot_plays_on(
     started = time.monotonic()
     watch = EventWatch(store, match_id)
 
+    def explain() -> str:
+        return (
+            f"events: {watch.poll()}\nsweeper log:\n{sweeper.log()}\n"
+            f"bot worker log:\n{bot_worker_process.log()}"
+        )
+
     # Nobody reads the match: only the sweeper process can apply the timeout.
     forfeit = wait_for(
         "the timeout forfeit",
         lambda: watch.find(type="player_forfeited", seat=seat),
         TURN_S + 5,
+        explain,
     )
     waited = time.monotonic() - started
     assert waited > TURN_S - 0.5, f"forfeited after {waited:.1f} s: before the clock ran out"
-    assert forfeit["reason"] == "timeout" and forfeit["v"] > version
+    assert forfeit["reason"] == "timeout" and forfeit["v"] > version, explain()
     expired = watch.find(type="clock_expired", seat=seat)
-    assert expired is not None and expired["seq"] < forfeit["seq"]
+    assert expired is not None and expired["seq"] < forfeit["seq"], explain()
     takeover = watch.find(type="bot_takeover", seat=seat)
-    assert takeover is not None and takeover["seq"] > forfeit["seq"]
+    assert takeover is not None and takeover["seq"] > forfeit["seq"], explain()
 
     # The bot worker plays the seat: a move of that seat after the takeover, in time (no
     # fallback move was needed).
@@ -288,20 +308,21 @@ def test_the_sweeper_process_forfeits_a_silent_player_and_the_bot_plays_on(
                 return event
         return None
 
-    moved = wait_for("the bot's move", bot_move, int(CLOCK_ENV["KING_BOT_FALLBACK_MS"]) / 1000 + 3)
-    assert moved["type"] != "bot_fallback", moved
+    fallback_s = int(CLOCK_ENV["KING_BOT_FALLBACK_MS"]) / 1000
+    moved = wait_for("the bot's move", bot_move, fallback_s + 3, explain)
+    assert moved["type"] != "bot_fallback", explain()
 
     # Now the match may be read: it shows the forfeit and the automated seat.
     body = client.get(f"/v1/matches/{match_id}", headers=players[(seat + 1) % 4]["headers"])
     view = body.get_json()
     assert view["version"] > version
-    assert view["seats"][seat]["forfeited"] and view["seats"][seat]["automated"]
+    assert view["seats"][seat]["forfeited"] and view["seats"][seat]["automated"], view
     late = client.post(
         f"/v1/matches/{match_id}/moves",
         json={"card": "2C"},
         headers=players[seat]["headers"],
     )
-    assert late.status_code == 409 and late.get_json()["code"] == "seat_forfeited"
+    assert late.status_code == 409 and late.get_json()["code"] == "seat_forfeited", late.get_json()
     assert sweeper.process.poll() is None, sweeper.log()
     assert holder(store.redis, lease_key) == owner
     assert "Traceback" not in sweeper.log(), sweeper.log()
@@ -334,11 +355,15 @@ def test_of_two_sweepers_one_holds_the_lease_and_the_other_takes_over_when_it_di
     killed = time.monotonic()
     assert leader.process.wait(timeout=5) == -signal.SIGKILL
 
+    def explain() -> str:
+        return f"events: {watch.poll()}\nstandby log:\n{standby.log()}"
+
     # The killed holder cannot give its lease back: it expires, and the standby takes it.
     wait_for(
         "the standby to take the lease",
         lambda: holder(store.redis, lease_key) == standby.owner(),
         LEASE_S + 1.5,
+        explain,
     )
     took_over = time.monotonic() - killed
     assert took_over <= LEASE_S + 1.5
@@ -347,8 +372,9 @@ def test_of_two_sweepers_one_holds_the_lease_and_the_other_takes_over_when_it_di
         "the timeout forfeit",
         lambda: watch.find(type="player_forfeited", seat=seat),
         TURN_S + 5,
+        explain,
     )
-    assert forfeit["reason"] == "timeout" and forfeit["v"] > version
+    assert forfeit["reason"] == "timeout" and forfeit["v"] > version, explain()
     assert time.monotonic() - started > TURN_S - 0.5
     assert watch.find(type="bot_takeover", seat=seat) is not None
     assert standby.process.poll() is None, standby.log()
