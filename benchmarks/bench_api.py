@@ -48,10 +48,14 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 class Load:
-    def __init__(self, base: str, matches: int, hands: int) -> None:
+    def __init__(self, base: str, matches: int, hands: int, rate: float = 0.0) -> None:
         self.base = base
         self.matches = matches
         self.hands = hands
+        #: Paced mode: the whole load offers ``rate`` moves a second (each match N/rate s
+        #: between moves) instead of moving as soon as it may; 0: as fast as possible.
+        self.interval = matches / rate if rate else 0.0
+        self.next_move: dict[str, float] = {}
         self.latencies: list[tuple[float, float]] = []  # (progress 0..1, ms)
         self.moves = 0
         self.errors = 0
@@ -101,6 +105,12 @@ class Load:
                         break
                     if kind != "your_turn":
                         continue
+                    if self.interval:
+                        now = time.perf_counter()
+                        due = self.next_move.get(match_id, now)
+                        self.next_move[match_id] = max(due, now) + self.interval
+                        if due > now:
+                            await asyncio.sleep(due - now)
                     view = line["match"]["view"]
                     move = (
                         {"move": view["allowed_contracts"][0]["move"]}
@@ -154,13 +164,13 @@ def _memory(redis: Any) -> tuple[int, int]:
 
 
 async def _drive(
-    base: str, matches: int, hands: int, redis_url: str, seconds: float
+    base: str, matches: int, hands: int, redis_url: str, seconds: float, rate: float = 0.0
 ) -> dict[str, float]:
     import aiohttp
     from redis import Redis
 
     redis = Redis.from_url(redis_url)
-    load = Load(base, matches, hands)
+    load = Load(base, matches, hands, rate)
     timeout = aiohttp.ClientTimeout(total=None, sock_read=120)
     connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
     async with aiohttp.ClientSession(timeout=timeout, connector=connector) as session:
@@ -213,6 +223,7 @@ async def _drive(
     first = [ms for progress, ms in load.latencies if progress < 0.5]
     second = [ms for progress, ms in load.latencies if progress >= 0.5]
     return {
+        "offered_moves_per_s": rate,  # 0: unpaced (every player moves as soon as it may)
         "moves_per_s": load.moves / elapsed,
         "move_p50_ms": _percentile(all_ms, 0.5),
         "move_p99_ms": _percentile(all_ms, 0.99),
@@ -268,7 +279,9 @@ def _wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 60
     raise RuntimeError("the game service did not become ready")
 
 
-def run(sizes: list[int], hands: int, workers: int, seconds: float) -> dict[int, dict[str, float]]:
+def run(
+    sizes: list[int], hands: int, workers: int, seconds: float, rate: float = 0.0
+) -> dict[int, dict[str, float]]:
     import uvloop
 
     from king_devservers import free_port, local_postgres_database, start_redis
@@ -311,7 +324,9 @@ def run(sizes: list[int], hands: int, workers: int, seconds: float) -> dict[int,
                     cpu_before = _cpu_seconds(process.pid)
                     # uvloop: the load generator shares the cores with the service, so the
                     # cheaper its event loop, the more of the machine the service gets.
-                    results[size] = uvloop.run(_drive(base, size, hands, redis_server.url, seconds))
+                    results[size] = uvloop.run(
+                        _drive(base, size, hands, redis_server.url, seconds, rate)
+                    )
                     cpu = _cpu_seconds(process.pid) - cpu_before
                     moves = max(1.0, float(results[size]["moves"]))
                     # Contention-free capacity: what the service's own CPU time per move
@@ -334,6 +349,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--full", action="store_true", help="sweep N = 10, 100, 1000")
     parser.add_argument("--matches", type=int, default=100, help="concurrent matches (default 100)")
     parser.add_argument("--hands", type=int, default=8, choices=(8, 12, 20))
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="paced: offer this many moves/s in all (default: as fast as possible)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument(
         "--seconds",
@@ -343,7 +364,7 @@ def main(argv: list[str]) -> None:
     )
     args = parser.parse_args(argv)
     sizes = [10, 100, 1000] if args.full else [args.matches]
-    results = run(sizes, args.hands, args.workers, args.seconds)
+    results = run(sizes, args.hands, args.workers, args.seconds, args.rate)
     main_size = 100 if 100 in results else sizes[0]
     for size, figures in results.items():
         prefix = "api" if size == main_size else f"api.n{size}"

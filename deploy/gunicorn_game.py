@@ -26,7 +26,7 @@ bind = os.environ.get("GAME_BIND", "0.0.0.0:8000")
 # Two workers per core: the CPU-bound part (JSON, the engine) is spread over the cores; the
 # waiting part is gevent's.
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gevent"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
 # Open connections per worker (streams and long-polls included) before gunicorn stops
 # accepting more on that worker.
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "5000"))
