@@ -29,6 +29,26 @@ def players_by_seat(store, match_id):
     return [by_id.get(seat.player_id) for seat in record.seats]
 
 
+def at_once(copies, call):
+    """Run ``call`` in ``copies`` threads released together; their results or errors."""
+    outcomes: list[object] = []
+    start = threading.Barrier(copies)
+
+    def run() -> None:
+        start.wait()
+        try:
+            outcomes.append(call())
+        except (MatchError, IllegalMove) as exc:
+            outcomes.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(copies)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
 def test_a_full_table_starts_and_the_lobby_forgets_it(make_store):
     store, _, _ = make_store()
     record = store.create_table(ALICE, mode="live", hands=8, client_seed=SEED)
@@ -84,19 +104,9 @@ def test_the_same_move_sent_twice_at_once_applies_once(make_store):
     seats = players_by_seat(store, match_id)
     record, state = store.load(match_id)
     move = fallback_move(state, 0, "x")
-    outcomes: list[object] = []
-
-    def send() -> None:
-        try:
-            outcomes.append(store.play(match_id, seats[0], move, expected_version=record.version))
-        except (MatchError, IllegalMove) as exc:
-            outcomes.append(exc)
-
-    threads = [threading.Thread(target=send) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = at_once(
+        6, lambda: store.play(match_id, seats[0], move, expected_version=record.version)
+    )
     applied = [o for o in outcomes if not isinstance(o, Exception)]
     assert len(applied) == 1
     assert store.load(match_id)[0].version == record.version + 1
@@ -123,29 +133,12 @@ def test_copies_of_one_keyed_request_at_once_apply_once_and_agree(make_store):
     seats = players_by_seat(store, match_id)
     record, state = store.load(match_id)
     move = fallback_move(state, 0, "x")
-    outcomes: list[object] = []
-    start = threading.Barrier(8)
-
-    def send() -> None:
-        start.wait()
-        try:
-            outcomes.append(
-                store.play(
-                    match_id,
-                    seats[0],
-                    move,
-                    expected_version=record.version,
-                    idempotency_key="same-key",
-                )
-            )
-        except (MatchError, IllegalMove) as exc:
-            outcomes.append(exc)
-
-    threads = [threading.Thread(target=send) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = at_once(
+        8,
+        lambda: store.play(
+            match_id, seats[0], move, expected_version=record.version, idempotency_key="same-key"
+        ),
+    )
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     answers = {repr(o.to_dict()) for o in outcomes}  # type: ignore[attr-defined]
     assert len(answers) == 1
