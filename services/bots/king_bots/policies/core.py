@@ -7,7 +7,10 @@ move) or from a simulated ``MatchState`` (a playout inside the hard bot's search
 * ``contract`` / ``trump`` — the hand's contract id and trump suit (-1 for none);
 * ``count`` / ``led`` / ``best`` / ``trick`` — cards already in the current trick, the led
   suit, the card winning it so far and the mask of the trick's cards;
-* ``earlier`` / ``trick_no`` — cards of the completed tricks of this hand and their number.
+* ``earlier`` / ``trick_no`` — cards of the completed tricks of this hand and their number;
+* ``seat`` / ``voids`` — the mover's seat and, in Koz only, what the plays of this hand showed
+  about the suits each seat is out of (``voids_of_plays``; 0 in the penalty contracts, which do
+  not use it).
 
 ``position_of_view`` derives them from a view; ``position_of_state`` from a state, reading only
 public information plus the mover's own hand (a playout's mover is whoever is to play).
@@ -15,10 +18,12 @@ public information plus the mover's own hand (a playout's mover is whoever is to
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final, NamedTuple
 
 from king_engine import CONTRACTS, MatchState, SeatView
 from king_engine.cards import CARD_SUIT, FULL_DECK, SUIT_MASK
+from king_engine.contracts import TRUMP
 
 RANK: Final = tuple(c % 13 for c in range(52))
 # PENALTY[contract][card]: what taking ``card`` costs under ``contract`` (a positive number).
@@ -67,11 +72,40 @@ class Position(NamedTuple):
     trick: int
     earlier: int
     trick_no: int
+    seat: int = -1
+    voids: int = 0  # bit 4 * seat + suit: that seat is known to hold no card of that suit
 
     @property
     def unseen(self) -> int:
         """Cards the mover has not seen: held by the other three seats."""
         return FULL_DECK & ~(self.earlier | self.trick | self.hand)
+
+
+def void_bits(seat: int, card: int, led: int, trump: int, trick_no: int) -> int:
+    """What playing ``card`` on a trick led in suit ``led`` shows about ``seat``'s hand (Koz).
+
+    Not following shows a void in the led suit; not following with a non-trump also shows that
+    the seat holds no trump (a void player must trump if it can). In the first trick that second
+    inference is skipped (classic20 forbids discarding a trump there)."""
+    suit = CARD_SUIT[card]
+    if led < 0 or suit == led:
+        return 0
+    bits = 1 << (4 * seat + led)
+    if suit != trump and trump >= 0 and trick_no > 0:
+        bits |= 1 << (4 * seat + trump)
+    return bits
+
+
+def voids_of_plays(plays: Iterable[tuple[int, int]], trump: int) -> int:
+    """Void bits (see ``Position.voids``) from this hand's (seat, card) plays in order."""
+    voids = 0
+    led = -1
+    for index, (seat, card) in enumerate(plays):
+        if index % 4 == 0:
+            led = CARD_SUIT[card]
+        else:
+            voids |= void_bits(seat, card, led, trump, index // 4)
+    return voids
 
 
 def trick_state(plays: tuple[tuple[int, int], ...], trump: int) -> tuple[int, int, int, int]:
@@ -95,6 +129,9 @@ def position_of_view(view: SeatView) -> Position:
     plays = current.plays if current else ()
     led, best, _, trick = trick_state(plays, view.trump)
     completed = sum(1 for t in view.tricks if t.winner is not None)
+    voids = 0
+    if view.contract == TRUMP:
+        voids = voids_of_plays((p for t in view.tricks for p in t.plays), view.trump)
     return Position(
         view.hand,
         view.legal_cards,
@@ -106,6 +143,8 @@ def position_of_view(view: SeatView) -> Position:
         trick,
         view.played & ~trick,
         completed,
+        view.seat,
+        voids,
     )
 
 
@@ -114,6 +153,9 @@ def position_of_state(state: MatchState) -> Position:
     assert rules is not None
     hand = state.hands[state.turn]
     legal = rules.legal(hand, state.led, state.trick, state.earlier, state.trick_no)
+    voids = 0
+    if state.contract == TRUMP:
+        voids = voids_of_plays(((p >> 6, p & 63) for p in state.plays), state.trump)
     return Position(
         hand,
         legal,
@@ -125,4 +167,6 @@ def position_of_state(state: MatchState) -> Position:
         state.trick,
         state.earlier,
         state.trick_no,
+        state.turn,
+        voids,
     )

@@ -19,11 +19,12 @@ from collections.abc import Sequence
 
 from king_engine import ChooseContract, MatchState, SeatView
 from king_engine.cards import CARD_SUIT
+from king_engine.contracts import TRUMP
 from king_engine.match import PHASE_PLAY
 from king_engine.rulesets import HandRules
 from king_engine.simulate import state_from_view
 
-from .core import PENALTY, Position, cards
+from .core import PENALTY, Position, cards, void_bits, voids_of_plays
 from .heuristic import medium_card
 from .knowledge import allowed_masks, sample_hands
 
@@ -34,15 +35,20 @@ def playout(state: MatchState) -> None:
     """Play the current hand to its end with the medium policy for every seat.
 
     ``state.num_hands`` must have been cut to ``hand_index + 1`` (see ``sim_state``), so the
-    hand's end is the match's end and no next hand is dealt.
+    hand's end is the match's end and no next hand is dealt. In Koz the known voids
+    (``Position.voids``) are kept up to date play by play.
     """
     play = state._play
     rules = state.rules
     assert rules is not None
     legal_of = rules.legal
     hands = state.hands
+    koz = state.contract == TRUMP
+    trump = state.trump
+    voids = voids_of_plays(((p >> 6, p & 63) for p in state.plays), trump) if koz else 0
     while state.phase == PHASE_PLAY:
-        hand = hands[state.turn]
+        turn = state.turn
+        hand = hands[turn]
         legal = legal_of(hand, state.led, state.trick, state.earlier, state.trick_no)
         if legal & (legal - 1):
             card = medium_card(
@@ -50,17 +56,21 @@ def playout(state: MatchState) -> None:
                     hand,
                     legal,
                     state.contract,
-                    state.trump,
+                    trump,
                     state.trick_count,
                     state.led,
                     state.best,
                     state.trick,
                     state.earlier,
                     state.trick_no,
+                    turn,
+                    voids,
                 )
             )
         else:
             card = legal.bit_length() - 1
+        if koz and state.trick_count:
+            voids |= void_bits(turn, card, state.led, trump, state.trick_no)
         play(card, None)
 
 
