@@ -196,10 +196,12 @@ async def _drive(
             for seat in range(4)
         ]
 
-        # Memory is read once play has gone on for a while (65 s, or 3/4 of a shorter run):
-        # by then the rate-limiter counters of the set-up requests (sign-up, tables) have
-        # expired, as they would have in a match that has been running for minutes.
+        # Memory is read once play has gone on for a while (65 s, or 3/4 of a shorter run, or
+        # 60 % of the moves if the matches get that far first): the rate-limiter counters of
+        # the set-up requests (sign-up, tables) are then expiring, as they would have in a
+        # match that has been running for minutes, and every match is still being played.
         sample_at = min(65.0, 0.75 * seconds) if seconds else 65.0
+        sample_moves = 0.6 * matches * hands * 52
 
         async def sample() -> None:
             while True:
@@ -207,7 +209,8 @@ async def _drive(
                 if load.finished:
                     continue
                 samples.append(_memory(redis))
-                if not key_bytes and time.perf_counter() - started >= sample_at:
+                late = time.perf_counter() - started >= sample_at or load.moves >= sample_moves
+                if not key_bytes and late:
                     key_bytes.update(_key_bytes(redis))
                     samples[:] = [samples[-1]]
                     return
