@@ -308,6 +308,9 @@ def run(
                 "GAME_RATE_PER_ADDRESS": "10000000/minute",
                 "GAME_RATE_SIGNUP": "10000000/minute",
                 "GAME_EMBEDDED_SWEEPER": "on",
+                # As deployed (Dockerfile, Compose, k8s): JSON logs, failed or slow requests
+                # only in the request log.
+                "KING_ENV": "production",
                 "WEB_CONCURRENCY": str(workers),
             }
             command = [

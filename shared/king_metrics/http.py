@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from typing import Any
 
@@ -17,6 +18,24 @@ from king_metrics.registry import HTTP_REQUEST_SECONDS, HTTP_REQUESTS, collect_r
 QUIET_PATHS = frozenset({"/metrics", "/healthz", "/readyz"})
 
 request_log = logging.getLogger("king.request")
+
+#: In ``errors`` mode, a successful request this slow is still logged.
+SLOW_REQUEST_S = 0.5
+
+
+def request_log_mode() -> str:
+    """``all`` (a line per request) or ``errors`` (failed or slow requests only), from
+    ``KING_REQUEST_LOG``; production (``KING_ENV=production``) defaults to ``errors``.
+
+    Every request is counted and timed in the metrics either way. At a thousand moves a second
+    a line per request is most of the log volume and about a tenth of the game service's CPU
+    (docs/benchmarks-api.md), so a deployment logs the requests worth reading and leaves the
+    rest to the metrics (or to the load balancer's access log).
+    """
+    chosen = os.environ.get("KING_REQUEST_LOG", "").strip().lower()
+    if chosen in ("all", "errors"):
+        return chosen
+    return "errors" if os.environ.get("KING_ENV", "").strip().lower() == "production" else "all"
 
 
 def metrics_response() -> Response:
@@ -43,6 +62,7 @@ def install(
     # Labelled children, cached: ``labels()`` costs a lock and a dict build per call, and the
     # number of (endpoint, method, status) triples of an app is small and bounded.
     children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+    errors_only = request_log_mode() == "errors"
 
     @app.before_request
     def _start_timer() -> None:
@@ -68,6 +88,8 @@ def install(
         pair[0].inc()
         pair[1].observe(elapsed)
         level = logging.DEBUG if request.path in QUIET_PATHS else logging.INFO
+        if errors_only and response.status_code < 400 and elapsed < SLOW_REQUEST_S:
+            level = logging.DEBUG
         if request_log.isEnabledFor(level):
             request_log.log(
                 level,

@@ -88,6 +88,26 @@ def test_one_log_line_per_request_with_its_latency(caplog: pytest.LogCaptureFixt
     assert record.endpoint == "/v1/matches/<match_id>"  # type: ignore[attr-defined]
 
 
+def test_production_logs_only_failed_or_slow_requests(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KING_ENV", "production")
+    monkeypatch.delenv("KING_REQUEST_LOG", raising=False)
+    client = make_app(f"svc{uuid.uuid4().hex[:8]}").test_client()
+    with caplog.at_level(logging.INFO, logger="king.request"):
+        client.get("/v1/matches/m1")
+        client.post("/v1/boom")
+    logged = [r.getMessage() for r in caplog.records if r.name == "king.request"]
+    assert len(logged) == 1 and logged[0].startswith("POST /v1/boom 422 ")
+    # ... and every line when asked to.
+    monkeypatch.setenv("KING_REQUEST_LOG", "all")
+    caplog.clear()
+    client = make_app(f"svc{uuid.uuid4().hex[:8]}").test_client()
+    with caplog.at_level(logging.INFO, logger="king.request"):
+        client.get("/v1/matches/m1")
+    assert [r.name for r in caplog.records].count("king.request") == 1
+
+
 def test_json_log_lines_carry_the_request_fields() -> None:
     record = logging.LogRecord("king.request", logging.INFO, __file__, 1, "GET / 200", None, None)
     record.duration_ms = 1.5
