@@ -342,7 +342,8 @@ def run(
             finally:
                 process.terminate()
                 try:
-                    process.wait(timeout=20)
+                    # Open streams would hold a graceful stop for its whole timeout.
+                    process.wait(timeout=5)
                 except subprocess.TimeoutExpired:
                     process.kill()
     finally:
