@@ -52,6 +52,8 @@ def create_app(
         socket_timeout=settings.redis_timeout_s,
     )
     app = Flask("king_game")
+    # JSON answers as built (no key sorting: a few percent of the service's CPU at full load).
+    app.json.sort_keys = False  # type: ignore[attr-defined]
     app.config.update(
         API_TITLE="King (Rıfkı) game service",
         API_VERSION="1",
