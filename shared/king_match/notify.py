@@ -83,11 +83,14 @@ class EventNotifier:
         self._channels[channel] = callback
 
     def start(self) -> None:
+        """Start the listener thread (once: it reconnects by itself until ``stop``)."""
+        if self._thread is not None:
+            return  # the common case, without a lock: every follower's read calls this
         with self._started:
-            if self._thread is not None and self._thread.is_alive():
-                return
-            self._thread = threading.Thread(target=self._listen, name="king-events", daemon=True)
-            self._thread.start()
+            if self._thread is None:
+                thread = threading.Thread(target=self._listen, name="king-events", daemon=True)
+                thread.start()
+                self._thread = thread
 
     def stop(self) -> None:
         self._stop.set()
