@@ -157,75 +157,31 @@ def _shed_high(pos: Position) -> int:
 # --------------------------------------------------------------------------- Koz
 
 
-KOZ = {
-    "cash_risk": 0.65,  # cash a side master when the estimated ruff risk is below this
-    "known_ruff": True,  # use known voids for ruff threats
-    "long_trump_lead": 99,  # lead a trump without the master when holding this many more
-    "keep_masters": True,  # void without trumps: keep side masters
-    "lead_short_only_with_trumps": True,
-    "honour_guard": 0.0,
-    "prob_follow_ruff": 0.0,  # following: do not play a master if P(ruff) above this (0: off)
-    "cash_side": False,
-    "draw_ratio": 0.0,
-    "cover": False,  # following in 2nd/3rd seat: play a non-master over-card when it likely wins
-    "cover_margin": 0.0,
-    "fv_step": 0.35,  # lead the master trump only with at least this share of trumps out
-}
+# Following with the master of a side suit: hold it back (play low) when a seat still to play
+# is known to be out of the suit and holds a trump with at least this probability.
+KOZ_RUFF_THREAT = 0.5
 
 
-def _after(pos: Position) -> list[int]:
-    """Seats still to play in the current trick after the mover."""
-    if pos.seat < 0:
-        return []
-    return [(pos.seat + k) & 3 for k in range(1, 4 - pos.count)]
-
-
-def _ruff_risk(pos: Position, suit: int, seats: list[int], out_trumps: int, unseen: int) -> float:
-    """Rough probability that one of ``seats`` trumps a trick led in side suit ``suit``."""
-    if not out_trumps or suit == pos.trump:
+def _holds_trump(pos: Position, seat: int, out_trumps: int) -> float:
+    """Rough probability that ``seat`` holds a trump (the unseen trumps spread evenly over the
+    other seats not known to be out of trumps)."""
+    trump, voids = pos.trump, pos.voids
+    if not out_trumps or voids >> (4 * seat + trump) & 1:
         return 0.0
-    voids = pos.voids
-    trump = pos.trump
-    others = [s for s in range(4) if s != pos.seat]
-    holders = [s for s in others if not voids >> (4 * s + suit) & 1]
-    outstanding = (unseen & SUIT_MASK[suit]).bit_count()
-    n_trumps = out_trumps.bit_count()
-    p_trump = 1.0 if n_trumps >= 3 else 0.6 if n_trumps == 2 else 0.35
-    keep = 1.0
-    m = len(holders)
-    for s in seats:
-        if voids >> (4 * s + trump) & 1:
-            continue
-        if voids >> (4 * s + suit) & 1:
-            if KOZ["known_ruff"]:
-                p_void = 1.0
-            else:
-                p_void = ((m - 1) / m) ** outstanding if m else 1.0
-        else:
-            p_void = ((m - 1) / m) ** outstanding if m > 1 else (0.0 if outstanding else 1.0)
-        keep *= 1.0 - p_void * p_trump
-    return 1.0 - keep
+    candidates = sum(1 for s in range(4) if s != pos.seat and not voids >> (4 * s + trump) & 1)
+    return 1.0 - ((candidates - 1) / candidates) ** out_trumps.bit_count()
 
 
-def _cover(pos: Position, over: int, unseen: int, out_trumps: int) -> int:
-    """A card of ``over`` (ours, beating the trick so far, none a master) worth playing now:
-    the one with the best chance of winning against what it risks, or -1 to duck."""
-    led = pos.led
-    voids = pos.voids
-    after = _after(pos)
-    holders = [s for s in range(4) if s != pos.seat and not voids >> (4 * s + led) & 1]
-    after_holders = [s for s in after if s in holders]
-    share = len(after_holders) / len(holders) if holders else 0.0
-    ruff = _ruff_risk(pos, led, after, out_trumps, unseen)
-    best_card, best_score = -1, KOZ["cover_margin"]
-    for card in cards(over):
-        higher = higher_in_suit(unseen, card).bit_count()
-        p_win = (1.0 - share) ** higher * (1.0 - ruff)
-        keep = max(0.0, 1.0 - KOZ["fv_step"] * higher)
-        score = p_win - (1.0 - p_win) * keep
-        if score > best_score:
-            best_card, best_score = card, score
-    return best_card
+def _ruff_threat(pos: Position, suit: int, out_trumps: int) -> bool:
+    """A seat still to play in this trick is known to be out of ``suit`` and probably trumps."""
+    if pos.seat < 0 or suit == pos.trump or not out_trumps:
+        return False
+    for k in range(1, 4 - pos.count):
+        seat = (pos.seat + k) & 3
+        known_void = pos.voids >> (4 * seat + suit) & 1
+        if known_void and _holds_trump(pos, seat, out_trumps) >= KOZ_RUFF_THREAT:
+            return True
+    return False
 
 
 def _trump_card(pos: Position) -> int:
@@ -235,7 +191,6 @@ def _trump_card(pos: Position) -> int:
     if pos.count == 0:
         return _trump_lead(pos, tmask, unseen)
     led, best = pos.led, pos.best
-    out_trumps = unseen & tmask
     follow = legal & SUIT_MASK[led]
     if follow:
         if SUIT_OF[best] != led:  # someone has trumped a side suit: we cannot win
@@ -247,17 +202,11 @@ def _trump_card(pos: Position) -> int:
             return lowest(over)
         top = highest(follow)
         if not higher_in_suit(unseen, top):
-            # Our top card is the master; a player after us who is out of the suit would trump it.
-            if KOZ["prob_follow_ruff"] or KOZ["known_ruff"]:
-                risk = _ruff_risk(pos, led, _after(pos), out_trumps, unseen)
-                limit = KOZ["prob_follow_ruff"] or 0.99
-                if risk > limit:
-                    return lowest(follow)
+            # Our top card is the master, but a player after us who is out of the suit would
+            # have to trump it: keep it for later and play low.
+            if _ruff_threat(pos, led, unseen & tmask):
+                return lowest(follow)
             return top
-        if KOZ["cover"] and pos.seat >= 0:
-            choice = _cover(pos, over, unseen, out_trumps)
-            if choice >= 0:
-                return choice
         return lowest(follow)
     trumps = legal & tmask
     if trumps:
@@ -265,11 +214,12 @@ def _trump_card(pos: Position) -> int:
             over = trumps & ~LOW_MASK[best] & ~(1 << best)
             return lowest(over) if over else lowest(trumps)
         return lowest(trumps)
-    # Void and no trump: throw the lowest card, from a short suit when ranks tie.
+    # Void and no trump: throw the lowest card, from a short suit when ranks tie; never a side
+    # master (with no trump left it is one of our few sure tricks).
     best_card, best_value = -1, 1e9
     for card in cards(legal):
         value = RANK[card] * 2 + (pos.hand & SUIT_MASK[SUIT_OF[card]]).bit_count() * 0.5
-        if KOZ["keep_masters"] and not higher_in_suit(unseen, card):
+        if not higher_in_suit(unseen, card):
             value += 100
         if value < best_value:
             best_card, best_value = card, value
@@ -280,54 +230,35 @@ def _trump_lead(pos: Position, tmask: int, unseen: int) -> int:
     legal = pos.legal
     my_trumps = legal & tmask
     out_trumps = unseen & tmask
-    if (
-        my_trumps
-        and out_trumps
-        and highest(my_trumps) > highest(out_trumps)
-        and my_trumps.bit_count() >= KOZ["draw_ratio"] * out_trumps.bit_count()
-    ):
+    if my_trumps and out_trumps and highest(my_trumps) > highest(out_trumps):
         return highest(my_trumps)  # draw trumps with a master
-    # Cash side-suit masters that are unlikely to be ruffed.
-    others = [s for s in range(4) if s != pos.seat] if pos.seat >= 0 else []
-    best_card, best_value = -1, -1.0
-    for card in cards(legal & ~tmask):
-        if higher_in_suit(unseen, card) or (out_trumps and not KOZ["cash_side"]):
-            continue
-        outstanding = (unseen & SUIT_MASK[SUIT_OF[card]]).bit_count()
-        if others:
-            risk = _ruff_risk(pos, SUIT_OF[card], others, out_trumps, unseen)
-            if out_trumps and risk > KOZ["cash_risk"]:
+    if not out_trumps:
+        # Nobody can trump any more: cash side-suit masters, the longest outstanding suit first,
+        # then our trumps (all masters now).
+        best_card, best_value = -1, -1
+        for card in cards(legal & ~tmask):
+            if higher_in_suit(unseen, card):
                 continue
-            value = outstanding + (5.0 if not out_trumps else 0.0) - risk
-        else:
-            value = outstanding + (5.0 if not out_trumps else 0.0)
-            if out_trumps and outstanding < 3:
-                continue
-        if value <= best_value:
-            continue
-        best_card, best_value = card, value
-    if best_card >= 0:
-        return best_card
-    if my_trumps and not out_trumps:
-        return highest(my_trumps)
-    if my_trumps and my_trumps.bit_count() >= out_trumps.bit_count() + KOZ["long_trump_lead"]:
-        return lowest(my_trumps)
-    # Lead low from the shortest side suit (to ruff it later), else a low trump.
+            outstanding = (unseen & SUIT_MASK[SUIT_OF[card]]).bit_count()
+            if outstanding > best_value:
+                best_card, best_value = card, outstanding
+        if best_card >= 0:
+            return best_card
+        if my_trumps:
+            return highest(my_trumps)
+    # While trumps are out, side-suit masters are kept (they still win when someone else leads
+    # the suit, and leading them only hands us the lead again); lead low instead: from the
+    # shortest side suit when we hold trumps (to ruff it later), else simply our lowest card.
     side = legal & ~tmask
     if side:
-        best_card, best_value = -1, 1e9
-        short_weight = 3.0 if my_trumps or not KOZ["lead_short_only_with_trumps"] else 0.0
+        short_weight = 3.0 if my_trumps else 0.0
+        low_card, low_value = -1, 1e9
         for card in cards(side):
-            suit_cards = pos.hand & SUIT_MASK[SUIT_OF[card]]
-            length = suit_cards.bit_count()
+            length = (pos.hand & SUIT_MASK[SUIT_OF[card]]).bit_count()
             value = length * short_weight + RANK[card] * 0.5
-            if KOZ["honour_guard"]:
-                top = highest(suit_cards)
-                if top != card and higher_in_suit(unseen, top).bit_count() == 1:
-                    value += KOZ["honour_guard"]
-            if value < best_value:
-                best_card, best_value = card, value
-        return best_card
+            if value < low_value:
+                low_card, low_value = card, value
+        return low_card
     return lowest(legal)
 
 
