@@ -185,6 +185,9 @@ async def _drive(
     from redis import Redis
 
     redis = Redis.from_url(redis_url)
+    # Each case starts from an empty Redis: the matches of an earlier case (kept 8 days once
+    # finished, with their rating messages) must not count as this case's memory.
+    redis.flushdb()
     load = Load(base, matches, hands, rate)
     timeout = aiohttp.ClientTimeout(total=None, sock_read=120)
     connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
