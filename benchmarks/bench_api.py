@@ -10,9 +10,9 @@ move (``POST .../moves`` with that version and an Idempotency-Key). Only the POS
 Printed figures (``name: value``):
 
 * ``api.moves_per_s`` — applied moves per second over the play phase;
-* ``api.move_p50_ms`` / ``api.move_p99_ms`` — POST latency percentiles (after the first 2 s
-  of play, whose moves — 4N streams connecting, every match's first moves at once — give
-  ``api.move_p99_ms_warmup``);
+* ``api.move_p50_ms`` / ``api.move_p99_ms`` — POST latency percentiles once every stream is
+  connected (the moves before that, and 1 s after — 4N streams connecting, every match's
+  first moves at once — give ``api.move_p99_ms_warmup``);
 * ``api.move_p50_ms_first_half`` / ``_second_half`` — latency early and late in the matches;
 * ``api.redis_bytes_per_match`` — Redis ``used_memory`` during play (65 s in, or 3/4 of a
   shorter run) minus the baseline before the tables were created, divided by N (match state,
@@ -36,12 +36,13 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Seconds at the start of play whose moves are reported apart (see ``Load.warmup``).
-WARMUP_S = 2.0
+#: Seconds after the last stream connected during which moves still count as warm-up.
+WARMUP_S = 1.0
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -62,10 +63,11 @@ class Load:
         self.interval = matches / rate if rate else 0.0
         self.next_move: dict[str, float] = {}
         self.latencies: list[tuple[float, float]] = []  # (progress 0..1, ms)
-        #: Moves sent in the first seconds of play, while 4N streams connect and every
+        #: Moves sent while the 4N streams are still connecting (and 1 s more), when every
         #: match makes its first moves at once: reported apart (``move_p99_ms_warmup``).
-        self.warmup_until = 0.0
+        self.warmup_until = float("inf")
         self.warmup: list[float] = []
+        self.connected: set[tuple[str, int]] = set()
         self.moves = 0
         self.errors = 0
         self.finished = 0
@@ -107,6 +109,10 @@ class Load:
                         continue
                     line = json.loads(raw)
                     kind = line.get("type")
+                    if self.warmup_until == float("inf"):
+                        self.connected.add((match_id, seat))
+                        if len(self.connected) == 4 * self.matches:
+                            self.warmup_until = time.perf_counter() + WARMUP_S
                     if "seq" in line:
                         after = line["seq"]
                     if kind == "match_finished":
@@ -179,7 +185,13 @@ def _memory(redis: Any) -> tuple[int, int]:
 
 
 async def _drive(
-    base: str, matches: int, hands: int, redis_url: str, seconds: float, rate: float = 0.0
+    base: str,
+    matches: int,
+    hands: int,
+    redis_url: str,
+    seconds: float,
+    rate: float,
+    cpu_seconds: Callable[[], float],
 ) -> dict[str, float]:
     import aiohttp
     from redis import Redis
@@ -208,7 +220,7 @@ async def _drive(
         samples: list[tuple[int, int]] = []
         key_bytes: dict[str, int] = {}
         started = time.perf_counter()
-        load.warmup_until = started + WARMUP_S
+        cpu_started = cpu_seconds()
         tasks = [
             asyncio.create_task(load.player(session, match_id, seat, group[seat]))
             for match_id, group in zip(match_ids, groups, strict=True)
@@ -239,6 +251,7 @@ async def _drive(
         sampler = asyncio.create_task(sample())
         _done, pending = await asyncio.wait(tasks, timeout=seconds or None)
         elapsed = time.perf_counter() - started
+        cpu = cpu_seconds() - cpu_started
         for task in pending:
             task.cancel()
         sampler.cancel()
@@ -268,6 +281,11 @@ async def _drive(
         "rejected_moves": load.errors,
         "seconds": elapsed,
         "mean_ms": statistics.fmean(all_ms) if all_ms else float("nan"),
+        # The service's CPU (master and workers) during play only, over the moves: what
+        # one move costs; and what both cores could serve at that cost with nothing else
+        # running (the load generator and Redis share them here).
+        "server_cpu_ms_per_move": 1000 * cpu / max(1, load.moves),
+        "capacity_moves_per_s_2_cores": 2 * load.moves / max(cpu, 1e-9),
     }
 
 
@@ -349,18 +367,19 @@ def run(
             try:
                 _wait_ready(base, process)
                 for size in sizes:
-                    cpu_before = _cpu_seconds(process.pid)
                     # uvloop: the load generator shares the cores with the service, so the
                     # cheaper its event loop, the more of the machine the service gets.
                     results[size] = uvloop.run(
-                        _drive(base, size, hands, redis_server.url, seconds, rate)
+                        _drive(
+                            base,
+                            size,
+                            hands,
+                            redis_server.url,
+                            seconds,
+                            rate,
+                            lambda: _cpu_seconds(process.pid),
+                        )
                     )
-                    cpu = _cpu_seconds(process.pid) - cpu_before
-                    moves = max(1.0, float(results[size]["moves"]))
-                    # Contention-free capacity: what the service's own CPU time per move
-                    # allows on this machine's cores (other processes share them).
-                    results[size]["server_cpu_ms_per_move"] = 1000 * cpu / moves
-                    results[size]["capacity_moves_per_s_2_cores"] = 2 * moves / max(cpu, 1e-9)
             finally:
                 process.terminate()
                 try:
