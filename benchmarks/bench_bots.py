@@ -5,12 +5,16 @@
 * ``bots.hard_vs_medium_pts``: the same for hard against medium, the hard bot in its
   fixed-iteration mode (``HARD_WORLDS`` sampled worlds per decision) so the figure is
   deterministic; the production bot thinks longer and is at least as strong;
+* ``bots.hard_vs_medium_koz_pts`` / ``bots.hard_vs_medium_koz_low95``: the same comparison on
+  Koz (the trump contract) alone, on more deals (``KOZ_DEALS``): mean and the lower end of its
+  95 % confidence interval, the arena's per-contract figure for Koz;
 * ``bots.hard_move_p50_s`` / ``bots.hard_move_p99_s``: wall time of the hard bot's decisions
   at the production budget, over every decision it makes in a 12-hand match against three
   medium bots (contract choices included);
 * ``bots.medium_move_p99_s``: the medium bot's decisions in the same match.
 
-``--deals N`` changes the number of duplicate deals per contract (default 12 and 6).
+``--deals N`` changes the number of duplicate deals per contract (default 12, 6 and 40 for
+the Koz-only run).
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ import time
 from king_bots.arena import _key, _seed, percentile, run_arena
 from king_bots.policies import Policy, hard_budget_s
 from king_engine import new_match, view_for
+from king_engine.contracts import TRUMP
 
 HARD_WORLDS = 24
+KOZ_DEALS = 40
 SEED = 20261201
 
 
@@ -56,6 +62,13 @@ def main(argv: list[str]) -> None:
         f"hard:worlds={HARD_WORLDS}", "medium", deals=hard_deals, seed=SEED, progress=False
     )
     print(f"bots.hard_vs_medium_pts: {hard.overall[0]:.1f}", flush=True)
+    koz = run_arena(
+        f"hard:worlds={HARD_WORLDS}", "medium", deals=args.deals or KOZ_DEALS, seed=SEED,
+        contracts=[TRUMP], progress=False,
+    )  # fmt: skip
+    koz_mean, koz_half = koz.contract_stats()[TRUMP]
+    print(f"bots.hard_vs_medium_koz_pts: {koz_mean:.1f}", flush=True)
+    print(f"bots.hard_vs_medium_koz_low95: {koz_mean - koz_half:.1f}", flush=True)
     hard_times, medium_times = move_times()
     print(f"bots.hard_budget_s: {hard_budget_s():.2f}")
     print(f"bots.hard_move_p50_s: {percentile(hard_times, 0.5):.3f}")
