@@ -197,9 +197,6 @@ async def _drive(
     from redis import Redis
 
     redis = Redis.from_url(redis_url)
-    # Each case starts from an empty Redis: the matches of an earlier case (kept 8 days once
-    # finished, with their rating messages) must not count as this case's memory.
-    redis.flushdb()
     load = Load(base, matches, hands, rate)
     timeout = aiohttp.ClientTimeout(total=None, sock_read=120)
     connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
@@ -325,12 +322,17 @@ def _wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 60
 def run(
     sizes: list[int], hands: int, workers: int, seconds: float, rate: float = 0.0
 ) -> dict[int, dict[str, float]]:
+    """Each case on a fresh Redis, database and service, so no case inherits another's
+    matches, open streams or warmed caches."""
+    return {size: _run_case(size, hands, workers, seconds, rate) for size in sizes}
+
+
+def _run_case(size: int, hands: int, workers: int, seconds: float, rate: float) -> dict[str, float]:
     import uvloop
 
     from king_devservers import free_port, local_postgres_database, start_redis
     from king_game.migrate import migrate
 
-    results: dict[int, dict[str, float]] = {}
     redis_server = start_redis()
     try:
         with local_postgres_database(prefix="king_bench") as database_url:
@@ -366,20 +368,19 @@ def run(
             process = subprocess.Popen(command, env=env, cwd=ROOT)
             try:
                 _wait_ready(base, process)
-                for size in sizes:
-                    # uvloop: the load generator shares the cores with the service, so the
-                    # cheaper its event loop, the more of the machine the service gets.
-                    results[size] = uvloop.run(
-                        _drive(
-                            base,
-                            size,
-                            hands,
-                            redis_server.url,
-                            seconds,
-                            rate,
-                            lambda: _cpu_seconds(process.pid),
-                        )
+                # uvloop: the load generator shares the cores with the service, so the
+                # cheaper its event loop, the more of the machine the service gets.
+                return uvloop.run(
+                    _drive(
+                        base,
+                        size,
+                        hands,
+                        redis_server.url,
+                        seconds,
+                        rate,
+                        lambda: _cpu_seconds(process.pid),
                     )
+                )
             finally:
                 process.terminate()
                 try:
@@ -387,9 +388,9 @@ def run(
                     process.wait(timeout=5)
                 except subprocess.TimeoutExpired:
                     process.kill()
+                    process.wait()
     finally:
         redis_server.stop()
-    return results
 
 
 def main(argv: list[str]) -> None:
