@@ -31,6 +31,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -382,15 +383,40 @@ def _run_case(size: int, hands: int, workers: int, seconds: float, rate: float) 
                     )
                 )
             finally:
-                process.terminate()
-                try:
-                    # Open streams would hold a graceful stop for its whole timeout.
-                    process.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+                _stop_gunicorn(process)
     finally:
         redis_server.stop()
+
+
+def _stop_gunicorn(process: subprocess.Popen[bytes]) -> None:
+    """Quick shutdown (SIGINT: open streams would hold a graceful one for its whole timeout),
+    and wait for the workers too, so that none outlives Redis and logs its loss."""
+    workers = _children(process.pid)
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    deadline = time.monotonic() + 10
+    while workers and time.monotonic() < deadline:
+        workers = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+        time.sleep(0.05)
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == parent:
+                found.append(int(entry.name))
+    return found
 
 
 def main(argv: list[str]) -> None:
