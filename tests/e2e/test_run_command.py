@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -17,8 +18,11 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def get(url: str) -> tuple[int, str]:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return response.status, response.read().decode()
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
 
 
 def test_run_command_serves_and_ctrl_c_stops_every_process(
@@ -71,7 +75,10 @@ def test_run_command_serves_and_ctrl_c_stops_every_process(
 
         status, _ = get(f"http://127.0.0.1:{rating_port}/weekly/current")
         assert status == 200
-        # One JSON log line per request, with its latency (KING_ENV=production).
+        status, _ = get(f"http://127.0.0.1:{rating_port}/weekly/no-such-week")
+        assert status >= 400
+        # KING_ENV=production: a JSON log line, with its latency, for each failed (or slow)
+        # request; the successful one is only counted in the metrics.
         requests: list[dict[str, object]] = []
         deadline = time.monotonic() + 15
         while not requests and time.monotonic() < deadline:
@@ -80,11 +87,13 @@ def test_run_command_serves_and_ctrl_c_stops_every_process(
                     entry = json.loads(line)
                 except ValueError:
                     continue
-                if entry.get("logger") == "king.request" and entry.get("path") == "/weekly/current":
+                if entry.get("logger") == "king.request":
                     requests.append(entry)
             time.sleep(0.1)
         assert requests, "no JSON request log line:\n" + run.output()[-3000:]
         assert {"method", "path", "status", "duration_ms", "service"} <= set(requests[0])
+        logged = {entry["path"] for entry in requests}
+        assert "/weekly/no-such-week" in logged and "/weekly/current" not in logged
 
         run.popen.send_signal(signal.SIGINT)
         assert run.popen.wait(timeout=60) == 0, run.output()[-4000:]
