@@ -25,6 +25,7 @@ import time
 import urllib.parse
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -190,8 +191,8 @@ def make_app() -> Iterator[Callable[[str, str], Flask]]:
     """Builds apps of their own (``outage_app``); stops their background connections after."""
     apps: list[Flask] = []
 
-    def make(redis_url: str, database_url: str) -> Flask:
-        apps.append(outage_app(redis_url, database_url))
+    def make(redis_url: str, database_url: str, **changes: Any) -> Flask:
+        apps.append(outage_app(redis_url, database_url, **changes))
         return apps[-1]
 
     yield make
@@ -202,7 +203,7 @@ def make_app() -> Iterator[Callable[[str, str], Flask]]:
         context.accounts.pool.close(timeout=1)
 
 
-def outage_app(redis_url: str, database_url: str) -> Flask:
+def outage_app(redis_url: str, database_url: str, **changes: Any) -> Flask:
     """An app of its own on the given servers, with short timeouts and no embedded sweeper."""
     settings = Settings(
         database_url=database_url,
@@ -220,7 +221,7 @@ def outage_app(redis_url: str, database_url: str) -> Flask:
         db_timeout_s=DB_TIMEOUT_S,
         redis_timeout_s=REDIS_TIMEOUT_S,
     )
-    return create_app(settings)
+    return create_app(replace(settings, **changes))
 
 
 def timed(client: FlaskClient, method: str, path: str, **kwargs: Any) -> TestResponse:
@@ -395,6 +396,19 @@ def test_with_postgres_unreachable_account_calls_answer_503_and_readyz_names_it(
     assert body["checks"]["postgres"] != "ok"
     # Endpoints that need neither answer as usual.
     assert client.get("/v1/rules").status_code == 200
+
+
+def test_an_outage_does_not_spend_the_sign_up_allowance(
+    private_redis: RestartableRedis, make_app: Callable[..., Flask]
+) -> None:
+    nothing_there = f"postgresql://postgres@127.0.0.1:{free_port()}/king_nowhere"
+    app = make_app(private_redis.url, nothing_there, rate_signup="1/hour", rate_login="1/hour")
+    client = app.test_client()
+    for n in range(3):  # with the allowance spent by the first, these would be 429
+        assert_unavailable(timed(client, "POST", "/v1/accounts", json={"name": f"late{n}"}))
+        assert_unavailable(
+            timed(client, "POST", "/v1/tokens", json={"name": "late", "password": "x" * 12})
+        )
 
 
 def test_postgres_that_goes_away_and_comes_back(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING
 
-from flask import current_app, request
+from flask import Response, current_app, request
 from flask_limiter import ApplicationLimit, Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse
@@ -44,6 +44,13 @@ def _setting(name: str) -> str:
 
 def default_limit() -> str:
     return _setting("rate_default")
+
+
+def counts_against_limit(response: Response) -> bool:
+    """Whether a sign-up or log-in answer uses up the caller's allowance: refusals (4xx, a
+    wrong password included) do, a 503 does not (a Postgres outage must not spend the hourly
+    sign-ups of everyone behind an address)."""
+    return response.status_code < 500
 
 
 def move_rate(settings: Settings) -> MoveRate | None:

@@ -9,7 +9,13 @@ from flask_smorest import Blueprint
 
 from king_game.accounts import Account
 from king_game.context import bearer_token, current_account, game
-from king_game.limits import address_key, limiter, login_limit, signup_limit
+from king_game.limits import (
+    address_key,
+    counts_against_limit,
+    limiter,
+    login_limit,
+    signup_limit,
+)
 from king_game.problems import problem_doc
 from king_game.resources.accounts.schemas import (
     AccountCreateSchema,
@@ -32,7 +38,9 @@ def _account(account: Account) -> dict[str, Any]:
 
 @blp.route("/accounts")
 class AccountsView(MethodView):
-    decorators: ClassVar[list[Any]] = [limiter.limit(signup_limit, key_func=address_key)]
+    decorators: ClassVar[list[Any]] = [
+        limiter.limit(signup_limit, key_func=address_key, deduct_when=counts_against_limit)
+    ]
 
     @blp.arguments(AccountCreateSchema)
     @blp.response(201, TokenSchema)
@@ -47,7 +55,9 @@ class AccountsView(MethodView):
 
 @blp.route("/tokens")
 class TokensView(MethodView):
-    decorators: ClassVar[list[Any]] = [limiter.limit(login_limit, key_func=address_key)]
+    decorators: ClassVar[list[Any]] = [
+        limiter.limit(login_limit, key_func=address_key, deduct_when=counts_against_limit)
+    ]
 
     @blp.arguments(LoginSchema)
     @blp.response(201, TokenSchema)
