@@ -196,7 +196,7 @@ class EventNotifier:
     def cached(self, match_id: str, after: int) -> list[dict[str, Any]] | None:
         """The events after ``after`` from the cache (registered via ``watching``): a list
         (maybe empty: nothing newer is known) when the cache covers them, None when the
-        caller must read the Redis stream. The dicts are shared: do not change them."""
+        caller must read the log in Redis. The dicts are shared: do not change them."""
         with self.lock:
             watch = self.watches.get(match_id)
             if watch is None or not watch.events:
