@@ -1,4 +1,4 @@
-"""Compact storage form of the public events in a match's Redis stream.
+"""Compact storage form of the public events in a match's log (a Redis list, see ``store``).
 
 Clients see events as JSON objects (``{"type": "card_played", "hand": 3, ...}``). Stored as
 such, a 20-hand match's log would take tens of kilobytes of Redis, so the three events that
