@@ -19,8 +19,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
-import threading
 import time
 import urllib.parse
 import uuid
@@ -32,7 +30,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.conninfo import conninfo_to_dict
+from tcp_proxy import TcpProxy
 from werkzeug.test import TestResponse
 
 from king_devservers import LocalRedis, free_port, start_redis
@@ -89,77 +88,6 @@ class RestartableRedis:
         self.frozen = False
 
 
-class TcpProxy:
-    """A TCP forwarder in front of Postgres that a test can take down and bring back."""
-
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.port: int = self.listener.getsockname()[1]
-        self.up = True
-        self._sockets: list[socket.socket] = []
-        self._lock = threading.Lock()
-        self._closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while not self._closed:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if not self.up:
-                client.close()
-                continue
-            try:
-                upstream = socket.create_connection(self.target, timeout=5)
-            except OSError:
-                client.close()
-                continue
-            upstream.settimeout(None)
-            with self._lock:
-                if not self.up:
-                    client.close()
-                    upstream.close()
-                    continue
-                self._sockets += [client, upstream]
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
-
-    @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := source.recv(65536):
-                sink.sendall(data)
-        for sock in (source, sink):
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
-    def down(self) -> None:
-        """Refuse new connections and cut every open one, as if the server went away."""
-        self.up = False
-        with self._lock:
-            sockets, self._sockets = self._sockets, []
-        for sock in sockets:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-            sock.close()
-
-    def restore(self) -> None:
-        self.up = True
-
-    def close(self) -> None:
-        self._closed = True
-        self.down()
-        self.listener.close()
-
-    def url_for(self, conninfo: str) -> str:
-        return make_conninfo(conninfo, host="127.0.0.1", hostaddr="127.0.0.1", port=self.port)
-
-
 @pytest.fixture
 def private_redis(tmp_path: Path) -> Iterator[RestartableRedis]:
     server = RestartableRedis(tmp_path / "redis")
@@ -181,7 +109,7 @@ def db_proxy(db_url: str) -> Iterator[TcpProxy]:
     host = str(params.get("hostaddr") or params.get("host") or "127.0.0.1")
     if host.startswith("/"):
         pytest.skip("the proxy needs Postgres on TCP")
-    proxy = TcpProxy((host, int(params.get("port") or 5432)))
+    proxy = TcpProxy(host, int(params.get("port") or 5432))
     yield proxy
     proxy.close()
 

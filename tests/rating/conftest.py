@@ -6,9 +6,6 @@ its own RQ queue name on the run's Redis, so tests never see each other's rows o
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
@@ -20,6 +17,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from redis import Redis
 from rq import Queue
 from rq.serializers import JSONSerializer
+from tcp_proxy import TcpProxy
 
 from king_match.finished_match import FinishedMatch, SeatResult, format_utc
 from king_rating.jobs import set_store
@@ -132,77 +130,6 @@ def query(url: str, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...
     with psycopg.connect(url) as conn:
         cursor = conn.execute(sql, params)
         return cursor.fetchall() if cursor.description else []
-
-
-class TcpProxy:
-    """A TCP forwarder in front of Postgres that a test can take down and bring back."""
-
-    def __init__(self, target_host: str, target_port: int) -> None:
-        self.target = (target_host, target_port)
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.port: int = self.listener.getsockname()[1]
-        self.up = True
-        self._sockets: list[socket.socket] = []
-        self._lock = threading.Lock()
-        self._closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while not self._closed:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if not self.up:
-                client.close()
-                continue
-            try:
-                upstream = socket.create_connection(self.target, timeout=5)
-            except OSError:
-                client.close()
-                continue
-            upstream.settimeout(None)
-            with self._lock:
-                if not self.up:  # went down while we were connecting
-                    client.close()
-                    upstream.close()
-                    continue
-                self._sockets += [client, upstream]
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
-
-    @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := source.recv(65536):
-                sink.sendall(data)
-        for sock in (source, sink):
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
-    def down(self) -> None:
-        """Refuse new connections and cut every open one, as if the server went away."""
-        self.up = False
-        with self._lock:
-            sockets, self._sockets = self._sockets, []
-        for sock in sockets:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-            sock.close()
-
-    def restore(self) -> None:
-        self.up = True
-
-    def close(self) -> None:
-        self._closed = True
-        self.down()
-        self.listener.close()
-
-    def url_for(self, conninfo: str) -> str:
-        return make_conninfo(conninfo, host="127.0.0.1", hostaddr="127.0.0.1", port=self.port)
 
 
 @pytest.fixture
