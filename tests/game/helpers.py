@@ -67,18 +67,24 @@ def assert_view_shows_only_my_cards(body: dict[str, Any]) -> None:
     assert others <= played | mine, others - played - mine
 
 
-def start_live_match(
-    client: FlaskClient, players: list[dict[str, Any]], hands: int = 8
+def create_live_table(
+    client: FlaskClient, creator: dict[str, Any], hands: int = 8
 ) -> dict[str, Any]:
-    """A live table opened by ``players[0]`` that the three others join: the match starts
-    with the last seat. Returns the table as created (``id``, ``server_commit`` ...)."""
+    """A live table opened by ``creator`` (seated, with its seed): the table as created."""
     created = client.post(
         "/v1/tables",
-        json={"mode": "live", "hands": hands, "client_seed": players[0]["seed"]},
-        headers=players[0]["headers"],
+        json={"mode": "live", "hands": hands, "client_seed": creator["seed"]},
+        headers=creator["headers"],
     )
     assert created.status_code == 201, created.get_json()
     table: dict[str, Any] = created.get_json()
+    return table
+
+
+def seat_the_others(
+    client: FlaskClient, table: dict[str, Any], players: list[dict[str, Any]]
+) -> None:
+    """``players[1:]`` take seats 1-3 of ``table`` (the last one starts the match)."""
     for index, player in enumerate(players[1:], start=1):
         joined = client.post(
             f"/v1/tables/{table['id']}/seats",
@@ -86,4 +92,13 @@ def start_live_match(
             headers=player["headers"],
         )
         assert joined.status_code == 201, joined.get_json()
+
+
+def start_live_match(
+    client: FlaskClient, players: list[dict[str, Any]], hands: int = 8
+) -> dict[str, Any]:
+    """A live table opened by ``players[0]`` that the three others join: the match starts
+    with the last seat. Returns the table as created (``id``, ``server_commit`` ...)."""
+    table = create_live_table(client, players[0], hands)
+    seat_the_others(client, table, players)
     return table

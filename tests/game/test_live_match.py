@@ -12,28 +12,22 @@ from rq.serializers import JSONSerializer
 from king_match.finished_match import job_id_for
 
 from . import verifier
-from .helpers import assert_view_shows_only_my_cards, choose_move, signup
+from .helpers import (
+    assert_view_shows_only_my_cards,
+    choose_move,
+    create_live_table,
+    seat_the_others,
+    signup,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def open_live_table(client, players, hands=8):
-    created = client.post(
-        "/v1/tables",
-        json={"mode": "live", "hands": hands, "client_seed": players[0]["seed"]},
-        headers=players[0]["headers"],
-    )
-    assert created.status_code == 201, created.get_json()
-    table = created.get_json()
+    table = create_live_table(client, players[0], hands)
     lobby = client.get("/v1/tables", headers=players[1]["headers"]).get_json()
     assert table["id"] in [t["id"] for t in lobby["tables"]]
-    for index, player in enumerate(players[1:], start=1):
-        joined = client.post(
-            f"/v1/tables/{table['id']}/seats",
-            json={"seat": index, "client_seed": player["seed"]},
-            headers=player["headers"],
-        )
-        assert joined.status_code == 201, joined.get_json()
+    seat_the_others(client, table, players)
     return table
 
 
