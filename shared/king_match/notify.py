@@ -38,7 +38,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from redis import Redis
 
@@ -50,8 +50,18 @@ log = logging.getLogger(__name__)
 CACHE_EVENTS = 64
 
 
+class LastCommit(NamedTuple):
+    """What the latest commit message of a followed match said."""
+
+    seq: int  #: its last event
+    turn: int | None  #: the seat to move after it
+    version: int
+    meta: str  #: the record's JSON
+    state_hex: str  #: the engine state, hex ("" before the start)
+
+
 class _Watch:
-    __slots__ = ("cond", "events", "latest", "snapshot", "turn", "waiters")
+    __slots__ = ("cond", "events", "last", "latest", "waiters")
 
     def __init__(self, lock: threading.Lock) -> None:
         self.cond = threading.Condition(lock)
@@ -59,10 +69,8 @@ class _Watch:
         self.waiters = 0
         #: A contiguous run of the latest decoded events (each with its ``seq``).
         self.events: deque[dict[str, Any]] = deque(maxlen=CACHE_EVENTS)
-        #: (seq, seat to move or None, version) as of the latest message.
-        self.turn: tuple[int, int | None, int] | None = None
-        #: (record JSON, state hex) of the latest message, kept as text until asked for.
-        self.snapshot: tuple[str, str] | None = None
+        #: The latest commit message, its record and state kept as text until asked for.
+        self.last: LastCommit | None = None
 
 
 class EventNotifier:
@@ -123,7 +131,7 @@ class EventNotifier:
                     for watch in self.watches.values():
                         watch.latest += 1
                         watch.events.clear()
-                        watch.turn = watch.snapshot = None
+                        watch.last = None
                         watch.cond.notify_all()
                 for callback in self._channels.values():
                     callback(None)
@@ -151,7 +159,7 @@ class EventNotifier:
             log.warning("unreadable event message for match %s", match_id)
             with self.lock:
                 watch.events.clear()
-                watch.turn = watch.snapshot = None
+                watch.last = None
                 watch.latest += 1  # its followers re-read the log
                 watch.cond.notify_all()
             return
@@ -161,8 +169,7 @@ class EventNotifier:
             if watch.events and watch.events[-1]["seq"] != first - 1:
                 watch.events.clear()  # a gap: start a new contiguous run
             watch.events.extend(events)
-            watch.turn = (last, None if turn < 0 else turn, version)
-            watch.snapshot = (meta, state_hex)
+            watch.last = LastCommit(last, None if turn < 0 else turn, version, meta, state_hex)
             if last > watch.latest:
                 watch.latest = last
             watch.cond.notify_all()
@@ -209,25 +216,13 @@ class EventNotifier:
                 return []
             return list(watch.events)[after - first + 1 :]
 
-    def turn_after(self, match_id: str, seq: int) -> tuple[int | None, int] | None:
-        """(seat to move or None, version) right after event ``seq``, when the latest
-        message was about exactly that event; else None (load the match to know)."""
+    def commit_after(self, match_id: str, seq: int) -> LastCommit | None:
+        """The commit that wrote event ``seq``, when it is the latest message of a followed
+        match; else None (load the match to know)."""
         with self.lock:
             watch = self.watches.get(match_id)
-            if watch is None or watch.turn is None or watch.turn[0] != seq:
-                return None
-            return watch.turn[1], watch.turn[2]
-
-    def snapshot_after(self, match_id: str, seq: int) -> tuple[str, str, int] | None:
-        """(record JSON, state hex, version) of the commit that wrote event ``seq``, when
-        the latest message was that commit's; else None."""
-        with self.lock:
-            watch = self.watches.get(match_id)
-            if watch is None or watch.turn is None or watch.snapshot is None:
-                return None
-            if watch.turn[0] != seq:
-                return None
-            return watch.snapshot[0], watch.snapshot[1], watch.turn[2]
+            last = None if watch is None else watch.last
+            return last if last is not None and last.seq == seq else None
 
     def wait(self, match_id: str, after: int, timeout_s: float) -> bool:
         """Wait (registered via ``watching``) until the match passes ``after``; False on

@@ -378,7 +378,8 @@ class MatchStore:
     def turn_after(self, match_id: str, seq: int) -> tuple[int | None, int] | None:
         """(seat to move or None, version) right after event ``seq`` if this process's
         notifier knows it (a followed match); None: load the match to know."""
-        return None if self.notifier is None else self.notifier.turn_after(match_id, seq)
+        last = None if self.notifier is None else self.notifier.commit_after(match_id, seq)
+        return None if last is None else (last.turn, last.version)
 
     def snapshot_after(
         self, match_id: str, seq: int
@@ -386,14 +387,11 @@ class MatchStore:
         """The match as the commit that wrote event ``seq`` left it, from the notifier's
         copy of that commit's message (a followed match, and nothing newer since); None:
         load it. Spares the follower whose turn it now is a round trip."""
-        if self.notifier is None:
+        last = None if self.notifier is None else self.notifier.commit_after(match_id, seq)
+        if last is None:
             return None
-        snapshot = self.notifier.snapshot_after(match_id, seq)
-        if snapshot is None:
-            return None
-        meta, state_hex, version = snapshot
-        record = MatchRecord.from_json(meta, version, seq)
-        state = MatchState.from_bytes(bytes.fromhex(state_hex)) if state_hex else None
+        record = MatchRecord.from_json(last.meta, last.version, seq)
+        state = MatchState.from_bytes(bytes.fromhex(last.state_hex)) if last.state_hex else None
         return record, state
 
     def events(
