@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import signal
@@ -40,6 +39,8 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds after the last stream connected during which moves still count as warm-up.
@@ -108,7 +109,7 @@ class Load:
                 async for raw in stream.content:
                     if not raw.strip():
                         continue
-                    line = json.loads(raw)
+                    line = orjson.loads(raw)
                     kind = line.get("type")
                     if self.warmup_until == float("inf"):
                         self.connected.add((match_id, seat))
@@ -138,8 +139,12 @@ class Load:
                     started = time.perf_counter()
                     async with session.post(
                         f"{self.base}/v1/matches/{match_id}/moves",
-                        json={**move, "version": line["version"]},
-                        headers={**headers, "Idempotency-Key": f"{seat}-{moves}"},
+                        data=orjson.dumps({**move, "version": line["version"]}),
+                        headers={
+                            **headers,
+                            "Content-Type": "application/json",
+                            "Idempotency-Key": f"{seat}-{moves}",
+                        },
                     ) as response:
                         await response.read()
                         status = response.status

@@ -11,9 +11,10 @@ the fairness transcript of an ended match; nothing here is ever sent to a client
 
 from __future__ import annotations
 
-import json
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Final
+
+import orjson
 
 MODES: Final = ("live", "computer")
 BOT_LEVELS: Final = ("easy", "medium", "hard")
@@ -110,11 +111,11 @@ class MatchRecord:
             None if seat is None else _without_defaults(seat, _SEAT_FIELDS, _SEAT_DEFAULTS)
             for seat in self.seats
         ]
-        return json.dumps(data, separators=(",", ":"))
+        return orjson.dumps(data).decode()
 
     @classmethod
     def from_json(cls, text: str | bytes, version: int = 0, seq: int = 0) -> MatchRecord:
-        data: dict[str, Any] = json.loads(text)
+        data: dict[str, Any] = orjson.loads(text)
         seats: list[Seat | None] = [
             None if entry is None else Seat(**entry) for entry in data.pop("seats")
         ]

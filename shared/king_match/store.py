@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import orjson
 from redis import Redis
 
 from king_engine import (
@@ -984,14 +985,13 @@ class MatchStore:
             else ""
         )
         idem_value = (
-            json.dumps(
+            orjson.dumps(
                 {
                     "key": idem.key,
                     "fp": idem.fingerprint,
                     "ok": True,
                     "result": _slim(answer, entries),
-                },
-                separators=(",", ":"),
+                }
             )
             if idem
             else ""
@@ -1077,7 +1077,7 @@ class MatchStore:
         for raw in (success, failure):
             if raw is None:
                 continue
-            stored: dict[str, Any] = json.loads(raw)
+            stored: dict[str, Any] = orjson.loads(raw)
             if stored.get("key") != idem.key:
                 continue
             if stored.get("fp") != idem.fingerprint:

@@ -43,6 +43,58 @@ def metrics_response() -> Response:
     return Response(generate_latest(collect_registry()), mimetype=CONTENT_TYPE_LATEST)
 
 
+class RequestMetrics:
+    """Counts, times and logs the requests of one service (``install`` makes one per app).
+
+    ``observe`` takes the WSGI environ, so a request answered outside Flask's dispatch (the
+    game service's move shortcut) is counted and logged exactly like any other.
+    """
+
+    def __init__(self, service: str, *, errors_only: bool) -> None:
+        self.service = service
+        self.errors_only = errors_only
+        # Labelled children, cached: ``labels()`` costs a lock and a dict build per call, and
+        # the number of (endpoint, method, status) triples of an app is small and bounded.
+        self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+    def observe(self, environ: dict[str, Any], endpoint: str, status: int, elapsed: float) -> None:
+        """Count and time one request (``endpoint``: its route template), and log it."""
+        method = environ.get("REQUEST_METHOD", "")
+        key = (endpoint, method, status)
+        pair = self._children.get(key)
+        if pair is None:
+            labels = (self.service, endpoint, method, str(status))
+            pair = (HTTP_REQUESTS.labels(*labels), HTTP_REQUEST_SECONDS.labels(*labels))
+            self._children[key] = pair
+        pair[0].inc()
+        pair[1].observe(elapsed)
+        path = environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")
+        level = logging.DEBUG if path in QUIET_PATHS else logging.INFO
+        if self.errors_only and status < 400 and elapsed < SLOW_REQUEST_S:
+            level = logging.DEBUG
+        if not request_log.isEnabledFor(level):
+            return
+        query = environ.get("QUERY_STRING", "")
+        request_log.log(
+            level,
+            "%s %s %s %.1fms",
+            method,
+            f"{path}?{query}" if query else path,
+            status,
+            elapsed * 1000,
+            extra={
+                "service": self.service,
+                "method": method,
+                "path": path,
+                "endpoint": endpoint,
+                "status": status,
+                "duration_ms": round(elapsed * 1000, 2),
+                "remote_addr": environ.get("REMOTE_ADDR"),
+                "request_id": environ.get("HTTP_X_REQUEST_ID"),
+            },
+        )
+
+
 def install(
     app: Flask, service: str, *, metrics_path: str = "/metrics", configure_logs: bool = True
 ) -> None:
@@ -59,10 +111,8 @@ def install(
     if configure_logs:
         configure_logging(service)
 
-    # Labelled children, cached: ``labels()`` costs a lock and a dict build per call, and the
-    # number of (endpoint, method, status) triples of an app is small and bounded.
-    children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
-    errors_only = request_log_mode() == "errors"
+    requests = RequestMetrics(service, errors_only=request_log_mode() == "errors")
+    app.extensions["king_metrics_requests"] = requests
 
     @app.before_request
     def _start_timer() -> None:
@@ -73,42 +123,13 @@ def install(
         started = g.pop("king_metrics_start", None)
         if started is None:  # the request failed before our before_request ran
             return response
-        elapsed = time.perf_counter() - started
         rule = request.url_rule
-        endpoint = rule.rule if rule is not None else "<unmatched>"
-        status = str(response.status_code)
-        key = (endpoint, request.method, status)
-        pair = children.get(key)
-        if pair is None:
-            pair = (
-                HTTP_REQUESTS.labels(service, endpoint, request.method, status),
-                HTTP_REQUEST_SECONDS.labels(service, endpoint, request.method, status),
-            )
-            children[key] = pair
-        pair[0].inc()
-        pair[1].observe(elapsed)
-        level = logging.DEBUG if request.path in QUIET_PATHS else logging.INFO
-        if errors_only and response.status_code < 400 and elapsed < SLOW_REQUEST_S:
-            level = logging.DEBUG
-        if request_log.isEnabledFor(level):
-            request_log.log(
-                level,
-                "%s %s %s %.1fms",
-                request.method,
-                request.full_path.rstrip("?"),
-                status,
-                elapsed * 1000,
-                extra={
-                    "service": service,
-                    "method": request.method,
-                    "path": request.path,
-                    "endpoint": endpoint,
-                    "status": response.status_code,
-                    "duration_ms": round(elapsed * 1000, 2),
-                    "remote_addr": request.remote_addr,
-                    "request_id": request.headers.get("X-Request-Id"),
-                },
-            )
+        requests.observe(
+            request.environ,
+            rule.rule if rule is not None else "<unmatched>",
+            response.status_code,
+            time.perf_counter() - started,
+        )
         return response
 
     def _metrics() -> Response:

@@ -81,9 +81,15 @@ _lock = threading.Lock()
 _register_lock = threading.Lock()
 
 
+_MOVES_BY_SOURCE: dict[str, Any] = {}
+
+
 def record_move(source: str = "human", count: int = 1) -> None:
     """Count ``count`` applied moves made by ``source`` (human, bot or timeout)."""
-    MOVES.labels(source=source).inc(count)
+    child = _MOVES_BY_SOURCE.get(source)
+    if child is None:
+        child = _MOVES_BY_SOURCE[source] = MOVES.labels(source=source)
+    child.inc(count)
 
 
 def observe_bot_decision(level: str, seconds: float) -> None:

@@ -31,6 +31,9 @@ class Settings:
     #: this only bounds a missed broadcast); 0 turns the in-process cache off.
     token_local_cache_s: float = 30.0
     embedded_sweeper: bool = False
+    #: Answer well-formed moves in the WSGI shortcut (``king_game.shortcut``) rather than
+    #: through Flask's dispatch; the answers are the same, the CPU about a fifth less.
+    moves_shortcut: bool = True
     db_pool_max: int = 10
     redis_pool_max: int = 200
     #: Longest wait for a Postgres connection: past it (Postgres down, or every connection
@@ -63,6 +66,7 @@ class Settings:
             token_cache_s=int(env.get("GAME_TOKEN_CACHE_S", "300")),
             token_local_cache_s=float(env.get("GAME_TOKEN_LOCAL_CACHE_S", "30")),
             embedded_sweeper=env.get("GAME_EMBEDDED_SWEEPER", "off") == "on",
+            moves_shortcut=env.get("GAME_MOVES_SHORTCUT", "on") != "off",
             db_pool_max=int(env.get("GAME_DB_POOL_MAX", "10")),
             redis_pool_max=int(env.get("GAME_REDIS_POOL_MAX", "200")),
             db_timeout_s=float(env.get("GAME_DB_TIMEOUT_S", "10")),

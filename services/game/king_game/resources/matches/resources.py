@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+import orjson
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -48,7 +49,11 @@ def _my_seat(record: MatchRecord, player_id: str) -> int:
 
 
 def _idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
+    return checked_idempotency_key(request.headers.get("Idempotency-Key"))
+
+
+def checked_idempotency_key(key: str | None) -> str | None:
+    """The ``Idempotency-Key`` header's value, or 422 ``validation_failed`` if malformed."""
     if key is None:
         return None
     if not 1 <= len(key) <= 128 or not key.isprintable():
@@ -60,7 +65,7 @@ def _idempotency_key() -> str | None:
     return key
 
 
-def _move_of(body: dict[str, Any]) -> Move:
+def move_of(body: dict[str, Any]) -> Move:
     if body["move"] is not None:
         return parse_move(body["move"])
     if body["card"] is not None:
@@ -138,7 +143,7 @@ class MovesView(MethodView):
         move caused; read the match again (or follow the events) for your new view.
         """
         key = _idempotency_key()
-        move = _move_of(body)
+        move = move_of(body)
         context = game()
         result = context.store.play(
             match_id,
@@ -242,7 +247,7 @@ class StreamView(MethodView):
                 return "", announced
             body = render.match(current, state, seat, settings.match.clocks, store.now_ms())
             line = {"type": "your_turn", "version": current.version, "match": body}
-            return json.dumps(line, separators=(",", ":")) + "\n", current.version
+            return orjson.dumps(line).decode() + "\n", current.version
 
         def lines() -> Iterator[str]:
             after = query["after"]
@@ -271,7 +276,7 @@ class StreamView(MethodView):
                         continue
                     finished = False
                     for event in events:
-                        chunk.append(json.dumps(event, separators=(",", ":")))
+                        chunk.append(orjson.dumps(event).decode())
                         after = event["seq"]
                         if event["type"] == "match_finished":
                             finished = True

@@ -1,0 +1,164 @@
+"""The move shortcut: ``POST /v1/matches/{id}/moves`` answered without Flask's per-request work.
+
+A move is most of the service's traffic (a thousand a second at full load) and the cheapest
+thing it does: check the caller, one script that loads the match, the rules engine, one
+commit. Pushing it through Flask, flask-smorest and webargs (request and app contexts, URL
+matching, the limiter's exemption check, argument parsing, response dumping, the after-request
+hooks) cost about as much CPU as the move itself. This WSGI middleware, in front of the Flask
+app, takes the requests it can answer for certain and leaves everything else to the app:
+
+* the request must be well formed: a JSON body within the size cap that ``MoveSchema``
+  accepts, a valid bearer token, a well-formed ``Idempotency-Key``, a move the engine can
+  parse. Anything else goes to the Flask view *untouched* (nothing has happened yet: the
+  store is not called), which answers with its usual problem+json;
+* the move goes to the same ``MatchStore.play`` with the same arguments as the view's;
+* a failed move (``stale_version``, ``not_your_turn``, Redis down, ...) is rendered by the
+  app's own error handlers and after-request hooks inside a request context, so its answer is
+  the view's byte for byte;
+* a success is counted and logged by the same ``RequestMetrics`` as every request, and its body
+  is what the view's ``MoveResultSchema`` dump would send.
+
+The Flask view stays the documented endpoint (OpenAPI) and the reference: the tests send the
+same requests through both and compare the answers (``tests/game/test_shortcut.py``).
+``GAME_MOVES_SHORTCUT=off`` turns the shortcut off.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import orjson
+from flask import Flask, g
+from king_metrics import record_move
+from king_metrics.http import RequestMetrics
+from marshmallow import ValidationError
+
+from king_engine import KingError
+from king_game.context import GameContext
+from king_game.problems import Problem
+from king_game.resources.matches.resources import checked_idempotency_key, move_of
+from king_game.resources.matches.schemas import MoveSchema
+from king_match import Player
+
+#: The Flask route ``/v1/matches/<match_id>/moves`` (the default converter: no slash).
+_PATH = re.compile(r"/v1/matches/([^/]+)/moves")
+_ENDPOINT = "/v1/matches/<match_id>/moves"
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+class MovesShortcut:
+    def __init__(self, app: Flask, context: GameContext, wsgi_app: WSGIApp) -> None:
+        self.app = app
+        self.context = context
+        self.wsgi_app = wsgi_app
+        self.schema = MoveSchema()
+        self.max_body = context.settings.max_body_bytes
+        #: Moves this process answered here, and POSTs to the path it left to the view.
+        self.answered = 0
+        self.passed_on = 0
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if environ.get("REQUEST_METHOD") != "POST":
+            return self.wsgi_app(environ, start_response)
+        found = _PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if found is None:
+            return self.wsgi_app(environ, start_response)
+        started = time.perf_counter()
+        request = self._checked(environ)
+        if request is None:
+            self.passed_on += 1
+            return self.wsgi_app(environ, start_response)  # the view answers (or refuses) it
+        self.answered += 1
+        player, move, version, key = request
+        try:
+            result = self.context.store.play(
+                found.group(1),
+                player,
+                move,
+                expected_version=version,
+                idempotency_key=key,
+                rate=self.context.move_rate,
+            )
+        except Exception as exc:
+            return self._failed(environ, start_response, exc, started)
+        record_move("human")
+        # As the app's JSON provider writes a response body (king_game.jsonprovider).
+        body = (self.app.json.dumps(result.to_dict()) + "\n").encode()
+        start_response(
+            "200 OK",
+            [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
+        )
+        self._metrics().observe(environ, _ENDPOINT, 200, time.perf_counter() - started)
+        return [body]
+
+    def _checked(
+        self, environ: dict[str, Any]
+    ) -> tuple[Player, Any, int | None, str | None] | None:
+        """The caller, move, version and key of a well-formed request; None: let the view
+        answer (the body, when read, is put back for it)."""
+        mimetype = environ.get("CONTENT_TYPE", "").partition(";")[0].strip().lower()
+        if mimetype != "application/json":
+            return None
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or "")
+        except ValueError:
+            return None
+        if not 0 < length <= self.max_body:
+            return None
+        raw = environ["wsgi.input"].read(length)
+        environ["wsgi.input"] = io.BytesIO(raw)
+        if len(raw) != length:
+            return None
+        header = environ.get("HTTP_AUTHORIZATION", "")
+        scheme, _, token = header.partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            return None
+        try:
+            data = orjson.loads(raw)
+            if not isinstance(data, dict):
+                return None
+            body = self.schema.load(data)
+            key = checked_idempotency_key(environ.get("HTTP_IDEMPOTENCY_KEY"))
+            move = move_of(body)
+            account = self.context.accounts.authenticate(token)
+        except (ValueError, ValidationError, Problem, KingError):  # orjson.JSONDecodeError too
+            return None
+        except Exception:
+            return None  # e.g. Redis or Postgres down: the view answers 503
+        if account is None:
+            return None
+        return Player(account.id, account.name, account.is_bot), move, body["version"], key
+
+    def _failed(
+        self,
+        environ: dict[str, Any],
+        start_response: Callable[..., Any],
+        exc: Exception,
+        started: float,
+    ) -> Any:
+        """Answer a failed move as the view would: the app's error handlers, then its
+        after-request hooks (metrics, the request log), in a request context."""
+        app = self.app
+        with app.request_context(environ):
+            g.king_metrics_start = started
+            try:
+                response = app.make_response(app.handle_user_exception(exc))
+                response = app.process_response(response)
+            except Exception as error:
+                response = app.handle_exception(error)
+            return response(environ, start_response)
+
+    def _metrics(self) -> RequestMetrics:
+        metrics: RequestMetrics = self.app.extensions["king_metrics_requests"]
+        return metrics
+
+
+def install(app: Flask, context: GameContext) -> None:
+    """Put the shortcut in front of ``app`` (after ``king_metrics.install``)."""
+    app.wsgi_app = MovesShortcut(app, context, app.wsgi_app)  # type: ignore[method-assign]

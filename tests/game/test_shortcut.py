@@ -1,0 +1,207 @@
+"""The move shortcut (``king_game.shortcut``) answers exactly as the Flask view does.
+
+Two apps share one Redis and Postgres: ``client`` has the shortcut (the default), ``flask``
+has it turned off. Every request here goes to both, on the same match state, and the answers
+must agree byte for byte (status, headers, body). The shortcut's own counters show which
+requests it answered and which it passed on to the view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from prometheus_client import REGISTRY
+
+from king_game.app import create_app
+from king_game.shortcut import MovesShortcut
+
+from .conftest import make_settings
+from .helpers import choose_move, signup
+from .test_live_match import open_live_table
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def flask_app(settings):
+    return create_app(make_settings(settings, moves_shortcut=False))
+
+
+@pytest.fixture
+def flask(flask_app):
+    return flask_app.test_client()
+
+
+@pytest.fixture
+def shortcut(app) -> MovesShortcut:
+    wsgi = app.wsgi_app
+    assert isinstance(wsgi, MovesShortcut)
+    return wsgi
+
+
+@pytest.fixture
+def live(client):
+    players = [signup(client) for _ in range(4)]
+    table = open_live_table(client, players)
+    return table["id"], players
+
+
+def _view(client, match_id, player) -> dict[str, Any]:
+    return client.get(f"/v1/matches/{match_id}", headers=player["headers"]).get_json()
+
+
+def _answer(response) -> tuple[int, list[tuple[str, str]], bytes]:
+    return response.status_code, sorted(response.headers.items()), response.get_data()
+
+
+def _both(client, flask, path: str, **kwargs: Any):
+    """POST the same request to the shortcut app and to the Flask-only app: the two answers
+    (asserted equal), and the first."""
+    mine = client.post(path, **kwargs)
+    theirs = flask.post(path, **kwargs)
+    assert _answer(mine) == _answer(theirs)
+    return mine
+
+
+def _mover(client, match_id, players):
+    body = _view(client, match_id, players[0])
+    seat = body["clock"]["turn"]
+    return seat, players[seat], _view(client, match_id, players[seat])
+
+
+def test_refused_moves_get_the_same_answers(client, flask, shortcut, live):
+    match_id, players = live
+    path = f"/v1/matches/{match_id}/moves"
+    seat, player, body = _mover(client, match_id, players)
+    other = players[(seat + 1) % 4]
+    version = body["version"]
+    move = choose_move(body["view"])
+    answered = shortcut.answered
+    # Well formed, refused by the store or the engine: the shortcut answers them.
+    refused = [
+        ({**move, "version": version + 5}, player, 409, "stale_version"),
+        ({**move, "version": version}, other, 409, "not_your_turn"),
+        ({"card": "ZZ", "version": version}, player, 422, "bad_card"),
+    ]
+    if body["view"]["allowed_contracts"]:
+        refused.append(({"card": "2C", "version": version}, player, 409, "wrong_phase"))
+    else:
+        hand = set(body["view"]["my_cards"])
+        missing = next(c for c in ("2C", "3D", "4H", "5S", "AS", "AH") if c not in hand)
+        refused.append(({"card": missing, "version": version}, player, 422, "card_not_in_hand"))
+    for request, who, status, code in refused:
+        response = _both(client, flask, path, json=request, headers=who["headers"])
+        assert response.status_code == status, response.get_json()
+        assert response.mimetype == "application/problem+json"
+        if code:
+            assert response.get_json()["code"] == code
+    # "ZZ" is not a card: the engine refuses to parse it before the store is asked, so the
+    # view answers that one.
+    assert shortcut.answered - answered == len(refused) - 1
+    assert _view(client, match_id, player)["version"] == version
+
+
+def test_malformed_requests_go_to_the_view(client, flask, shortcut, live):
+    match_id, players = live
+    path = f"/v1/matches/{match_id}/moves"
+    _seat, player, body = _mover(client, match_id, players)
+    version = body["version"]
+    move = {**choose_move(body["view"]), "version": version}
+    stranger = signup(client)
+    passed = shortcut.passed_on
+    malformed: list[tuple[dict[str, Any], int]] = [
+        ({"json": move}, 401),  # no token
+        ({"json": move, "headers": {"Authorization": "Bearer nope"}}, 401),
+        ({"json": move, "headers": {"Authorization": "Basic abc"}}, 401),
+        ({"json": {**move, "extra": 1}, "headers": player["headers"]}, 422),
+        ({"json": {"card": "2C", "move": "2C", "version": 1}, "headers": player["headers"]}, 422),
+        ({"json": {"version": version}, "headers": player["headers"]}, 422),
+        ({"json": [move], "headers": player["headers"]}, 422),
+        ({"json": {**move, "version": "x"}, "headers": player["headers"]}, 422),
+        (
+            {
+                "data": "{not json",
+                "content_type": "application/json",
+                "headers": player["headers"],
+            },
+            400,
+        ),
+        ({"data": "card=2C", "headers": player["headers"]}, 422),  # a form, not JSON
+        (
+            {
+                "data": "x" * 20_000,
+                "content_type": "application/json",
+                "headers": player["headers"],
+            },
+            413,
+        ),
+        (
+            {"json": move, "headers": {**player["headers"], "Idempotency-Key": "k" * 200}},
+            422,
+        ),
+    ]
+    for kwargs, status in malformed:
+        response = _both(client, flask, path, **kwargs)
+        assert response.status_code == status, (kwargs, response.get_data(as_text=True))
+        assert response.mimetype == "application/problem+json"
+    assert shortcut.passed_on - passed == len(malformed)
+    # Well formed but about someone else's match, or one that does not exist: the store
+    # refuses them, the shortcut answers.
+    answered = shortcut.answered
+    _both(client, flask, path, json=move, headers=stranger["headers"])
+    _both(client, flask, "/v1/matches/no-such-match/moves", json=move, headers=player["headers"])
+    assert shortcut.answered - answered == 2
+    assert _view(client, match_id, player)["version"] == version
+
+
+def test_a_move_answers_as_the_view_and_replays_the_same(client, flask, shortcut, live):
+    match_id, players = live
+    path = f"/v1/matches/{match_id}/moves"
+    for number in range(6):
+        _seat, player, body = _mover(client, match_id, players)
+        request = {**choose_move(body["view"]), "version": body["version"]}
+        headers = {**player["headers"], "Idempotency-Key": f"shortcut-{number}"}
+        answered = shortcut.answered
+        first = client.post(path, json=request, headers=headers)
+        assert first.status_code == 200 and shortcut.answered == answered + 1
+        assert first.get_json()["version"] == body["version"] + 1
+        # The Flask view replays the keyed answer: the same bytes and headers.
+        replayed = flask.post(path, json=request, headers=headers)
+        assert _answer(replayed) == _answer(first)
+        # And the shortcut replays it too, applying nothing twice.
+        assert _answer(client.post(path, json=request, headers=headers)) == _answer(first)
+        assert _view(client, match_id, player)["version"] == body["version"] + 1
+
+
+def test_keyed_refusal_is_replayed_alike(client, flask, live):
+    match_id, players = live
+    path = f"/v1/matches/{match_id}/moves"
+    _seat, player, body = _mover(client, match_id, players)
+    headers = {**player["headers"], "Idempotency-Key": "stale-once"}
+    request = {**choose_move(body["view"]), "version": body["version"] + 3}
+    first = client.post(path, json=request, headers=headers)
+    assert first.status_code == 409
+    assert _answer(flask.post(path, json=request, headers=headers)) == _answer(first)
+
+
+def test_shortcut_moves_are_counted_in_the_request_metrics(client, live):
+    match_id, players = live
+    labels = {
+        "service": "game",
+        "endpoint": "/v1/matches/<match_id>/moves",
+        "method": "POST",
+    }
+
+    def count(status: str) -> float:
+        value = REGISTRY.get_sample_value("king_http_requests_total", {**labels, "status": status})
+        return value or 0.0
+
+    ok, conflict = count("200"), count("409")
+    _seat, player, body = _mover(client, match_id, players)
+    request = {**choose_move(body["view"]), "version": body["version"]}
+    path = f"/v1/matches/{match_id}/moves"
+    assert client.post(path, json=request, headers=player["headers"]).status_code == 200
+    assert client.post(path, json=request, headers=player["headers"]).status_code == 409
+    assert count("200") == ok + 1
+    assert count("409") == conflict + 1
