@@ -26,6 +26,8 @@ from king_game.config import Settings
 from king_game.migrate import migrate
 from king_match import MatchSettings, Sweeper
 
+from .helpers import signup, start_live_match
+
 CLOCK_ENV = {
     "KING_LIVE_MOVE_MS": "3000",
     "KING_LIVE_RESERVE_MS": "2000",
@@ -112,3 +114,11 @@ def sweeper(app: Flask) -> Iterator[Sweeper]:
 
 def make_settings(settings: Settings, **changes: Any) -> Settings:
     return replace(settings, **changes)
+
+
+@pytest.fixture
+def live(client: FlaskClient) -> tuple[str, list[dict[str, Any]]]:
+    """A live match just started by four new players: (match id, players by seat)."""
+    players = [signup(client) for _ in range(4)]
+    table = start_live_match(client, players)
+    return table["id"], players

@@ -30,6 +30,14 @@ def signup(
     }
 
 
+def view(client: FlaskClient, match_id: str, player: dict[str, Any]) -> dict[str, Any]:
+    """The match as ``player``'s seat sees it (``GET /v1/matches/{id}``)."""
+    body: dict[str, Any] = client.get(
+        f"/v1/matches/{match_id}", headers=player["headers"]
+    ).get_json()
+    return body
+
+
 def choose_move(view: dict[str, Any], pick: int = 0) -> dict[str, Any]:
     """A legal move from the view: the first legal card or allowed contract."""
     if view["allowed_contracts"]:

@@ -8,7 +8,7 @@ import pytest
 from king_game.app import create_app
 
 from .conftest import make_settings
-from .helpers import choose_move, signup
+from .helpers import choose_move, signup, view
 from .test_live_match import open_live_table
 
 pytestmark = pytest.mark.integration
@@ -21,17 +21,6 @@ def problem(response, status, code):
     assert body["code"] == code and body["status"] == status
     assert {"type", "title", "detail"} <= body.keys()
     return body
-
-
-@pytest.fixture
-def live(client):
-    players = [signup(client) for _ in range(4)]
-    table = open_live_table(client, players)
-    return table["id"], players
-
-
-def view(client, match_id, player):
-    return client.get(f"/v1/matches/{match_id}", headers=player["headers"]).get_json()
 
 
 def mover(client, match_id, players):

@@ -17,8 +17,7 @@ from king_game.app import create_app
 from king_game.shortcut import MovesShortcut
 
 from .conftest import make_settings
-from .helpers import choose_move, signup
-from .test_live_match import open_live_table
+from .helpers import choose_move, signup, view
 
 pytestmark = pytest.mark.integration
 
@@ -40,17 +39,6 @@ def shortcut(app) -> MovesShortcut:
     return wsgi
 
 
-@pytest.fixture
-def live(client):
-    players = [signup(client) for _ in range(4)]
-    table = open_live_table(client, players)
-    return table["id"], players
-
-
-def _view(client, match_id, player) -> dict[str, Any]:
-    return client.get(f"/v1/matches/{match_id}", headers=player["headers"]).get_json()
-
-
 def _answer(response) -> tuple[int, list[tuple[str, str]], bytes]:
     return response.status_code, sorted(response.headers.items()), response.get_data()
 
@@ -65,9 +53,9 @@ def _both(client, flask, path: str, **kwargs: Any):
 
 
 def _mover(client, match_id, players):
-    body = _view(client, match_id, players[0])
+    body = view(client, match_id, players[0])
     seat = body["clock"]["turn"]
-    return seat, players[seat], _view(client, match_id, players[seat])
+    return seat, players[seat], view(client, match_id, players[seat])
 
 
 def test_refused_moves_get_the_same_answers(client, flask, shortcut, live):
@@ -99,10 +87,10 @@ def test_refused_moves_get_the_same_answers(client, flask, shortcut, live):
     # "ZZ" is not a card: the engine refuses to parse it before the store is asked, so the
     # view answers that one.
     assert shortcut.answered - answered == len(refused) - 1
-    assert _view(client, match_id, player)["version"] == version
+    assert view(client, match_id, player)["version"] == version
 
 
-def test_malformed_requests_go_to_the_view(client, flask, shortcut, live):
+def test_malformed_requests_go_to_theview(client, flask, shortcut, live):
     match_id, players = live
     path = f"/v1/matches/{match_id}/moves"
     _seat, player, body = _mover(client, match_id, players)
@@ -152,7 +140,7 @@ def test_malformed_requests_go_to_the_view(client, flask, shortcut, live):
     _both(client, flask, path, json=move, headers=stranger["headers"])
     _both(client, flask, "/v1/matches/no-such-match/moves", json=move, headers=player["headers"])
     assert shortcut.answered - answered == 2
-    assert _view(client, match_id, player)["version"] == version
+    assert view(client, match_id, player)["version"] == version
 
 
 def test_a_move_answers_as_the_view_and_replays_the_same(client, flask, shortcut, live):
@@ -171,7 +159,7 @@ def test_a_move_answers_as_the_view_and_replays_the_same(client, flask, shortcut
         assert _answer(replayed) == _answer(first)
         # And the shortcut replays it too, applying nothing twice.
         assert _answer(client.post(path, json=request, headers=headers)) == _answer(first)
-        assert _view(client, match_id, player)["version"] == body["version"] + 1
+        assert view(client, match_id, player)["version"] == body["version"] + 1
 
 
 def test_keyed_refusal_is_replayed_alike(client, flask, live):

@@ -29,8 +29,12 @@ def game() -> GameContext:
 
 
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
+    return token_of(request.headers.get("Authorization", ""))
+
+
+def token_of(authorization: str) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header's value, else None."""
+    scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return token.strip()

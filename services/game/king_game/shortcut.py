@@ -35,11 +35,8 @@ import orjson
 from flask import Flask, g
 from king_metrics import record_move
 from king_metrics.http import RequestMetrics
-from marshmallow import ValidationError
 
-from king_engine import KingError
-from king_game.context import GameContext
-from king_game.problems import Problem
+from king_game.context import GameContext, token_of
 from king_game.resources.matches.resources import checked_idempotency_key, move_of
 from king_game.resources.matches.schemas import MoveSchema
 from king_match import Player
@@ -58,6 +55,7 @@ class MovesShortcut:
         self.wsgi_app = wsgi_app
         self.schema = MoveSchema()
         self.max_body = context.settings.max_body_bytes
+        self.metrics: RequestMetrics = app.extensions["king_metrics_requests"]
         #: Moves this process answered here, and POSTs to the path it left to the view.
         self.answered = 0
         self.passed_on = 0
@@ -93,7 +91,7 @@ class MovesShortcut:
             "200 OK",
             [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
         )
-        self._metrics().observe(environ, _ENDPOINT, 200, time.perf_counter() - started)
+        self.metrics.observe(environ, _ENDPOINT, 200, time.perf_counter() - started)
         return [body]
 
     def _checked(
@@ -114,10 +112,8 @@ class MovesShortcut:
         environ["wsgi.input"] = io.BytesIO(raw)
         if len(raw) != length:
             return None
-        header = environ.get("HTTP_AUTHORIZATION", "")
-        scheme, _, token = header.partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not token:
+        token = token_of(environ.get("HTTP_AUTHORIZATION", ""))
+        if token is None:
             return None
         try:
             data = orjson.loads(raw)
@@ -127,10 +123,10 @@ class MovesShortcut:
             key = checked_idempotency_key(environ.get("HTTP_IDEMPOTENCY_KEY"))
             move = move_of(body)
             account = self.context.accounts.authenticate(token)
-        except (ValueError, ValidationError, Problem, KingError):  # orjson.JSONDecodeError too
-            return None
         except Exception:
-            return None  # e.g. Redis or Postgres down: the view answers 503
+            # Bad JSON, a schema or key error, an unparsable move, or Redis or Postgres down
+            # while checking the token: the view answers it (and has not been called yet).
+            return None
         if account is None:
             return None
         return Player(account.id, account.name, account.is_bot), move, body["version"], key
@@ -153,10 +149,6 @@ class MovesShortcut:
             except Exception as error:
                 response = app.handle_exception(error)
             return response(environ, start_response)
-
-    def _metrics(self) -> RequestMetrics:
-        metrics: RequestMetrics = self.app.extensions["king_metrics_requests"]
-        return metrics
 
 
 def install(app: Flask, context: GameContext) -> None:
