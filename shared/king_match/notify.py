@@ -224,6 +224,15 @@ class EventNotifier:
             last = None if watch is None else watch.last
             return last if last is not None and last.seq == seq else None
 
+    def latest(self, match_id: str) -> LastCommit | None:
+        """The latest commit known of a followed match (None: not followed, or unknown since
+        a reconnect). It may be stale: a write from it must check the version."""
+        with self.lock:
+            watch = self.watches.get(match_id)
+            if watch is None or watch.last is None or watch.last.seq != watch.latest:
+                return None
+            return watch.last
+
     def wait(self, match_id: str, after: int, timeout_s: float) -> bool:
         """Wait (registered via ``watching``) until the match passes ``after``; False on
         timeout."""

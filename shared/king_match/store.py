@@ -63,14 +63,36 @@ from .settings import MatchSettings
 
 R = TypeVar("R")
 
+# The commit: refuses ({0, stored version}) unless the match is still at the loaded version.
+# A commit from the notifier's copy of the match (``_write_from_latest``, no load before it)
+# also names the request's Idempotency-Key (ARGV[17]; answered {2} when the player's i:/f:
+# field, ARGV[18] and ARGV[19], already holds it: the caller takes the full path and replays)
+# and its rate window (KEYS[8], ARGV[20] ms, ARGV[21] attempts: counted only here, where the
+# request commits, and refused {3, ms left} past the limit).
 _COMMIT = """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
 if cur ~= tonumber(ARGV[1]) then return {0, cur, 0} end
+if ARGV[17] ~= '' then
+  for _, name in ipairs({ARGV[18], ARGV[19]}) do
+    local held = redis.call('HGET', KEYS[1], name)
+    if held then
+      local ok, stored = pcall(cjson.decode, held)
+      if not ok or type(stored) ~= 'table' or stored['key'] == ARGV[17] then
+        return {2, cur, 0}
+      end
+    end
+  end
+end
+if ARGV[20] ~= '' then
+  local used = redis.call('INCR', KEYS[8])
+  if used == 1 then redis.call('PEXPIRE', KEYS[8], ARGV[20]) end
+  if used > tonumber(ARGV[21]) then return {3, redis.call('PTTL', KEYS[8]), 0} end
+end
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
 local first = seq + 1
-local n = #ARGV - 16
+local n = #ARGV - 21
 if n > 0 then
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 17))
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 22))
   seq = seq + n
 end
 redis.call('HSET', KEYS[1], 'ver', cur + 1, 'seq', seq, 'meta', ARGV[2], 'state', ARGV[3])
@@ -93,7 +115,7 @@ if ARGV[13] ~= '' then redis.call('LTRIM', KEYS[3], -n, -1) end
 if ARGV[14] ~= '' and n > 0 then
   local head = first .. ' ' .. seq .. ' ' .. ARGV[15] .. ' ' .. (cur + 1)
   redis.call('PUBLISH', ARGV[14],
-    head .. '\\n' .. ARGV[2] .. '\\n' .. ARGV[16] .. '\\n' .. table.concat(ARGV, '\\n', 17))
+    head .. '\\n' .. ARGV[2] .. '\\n' .. ARGV[16] .. '\\n' .. table.concat(ARGV, '\\n', 22))
 end
 return {1, cur + 1, seq}
 """
@@ -112,6 +134,8 @@ if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1], 
 return 1
 """
 
+#: ``_write_from_latest``'s answer when the request must take the ordinary path.
+_FULL_PATH = object()
 _MAX_ATTEMPTS = 50
 _PENDING_RETRY_MS = 5_000
 _IDEM_FIELD = "i:"
@@ -698,7 +722,7 @@ class MatchStore:
             )
 
         return self._write(
-            match_id, apply, expected_version=expected_version, idem=idem, rate=counted
+            match_id, apply, expected_version=expected_version, idem=idem, rate=counted, fast=True
         )
 
     def resign(
@@ -914,8 +938,13 @@ class MatchStore:
         idem: _Idem | None = None,
         initial: MatchRecord | None = None,
         rate: _Rate | None = None,
+        fast: bool = False,
     ) -> R:
         try:
+            if fast:
+                done = self._write_from_latest(match_id, mutate, expected_version, idem, rate)
+                if done is not _FULL_PATH:
+                    return done  # type: ignore[return-value]
             for attempt in range(_MAX_ATTEMPTS):
                 if initial is not None:
                     if self.redis.exists(self.key(match_id)):
@@ -945,7 +974,7 @@ class MatchStore:
                 answer = (
                     result.to_dict() if isinstance(result, MoveResult) and failure is None else None
                 )
-                if not self._commit_change(match_id, change, idem if answer else None, answer):
+                if self._commit_change(match_id, change, idem if answer else None, answer) != 1:
                     if initial is not None:
                         raise MatchError("bad_table", f"match {match_id} exists already")
                     continue  # someone else committed first: reload (and maybe replay)
@@ -959,9 +988,54 @@ class MatchStore:
                 self._remember_failure(idem, exc)
             raise
 
+    def _write_from_latest(
+        self,
+        match_id: str,
+        mutate: Callable[[_Change], R],
+        expected_version: int | None,
+        idem: _Idem | None,
+        rate: _Rate | None,
+    ) -> R | object:
+        """The common case of a move without its load round trip: when this process's
+        notifier holds the match's latest commit (a followed match), apply the change to that
+        copy and commit it in one script, which checks the version as always and also what the
+        load would have checked (the key not seen yet, the rate). Anything else — no copy, a
+        refused request, a newer version, a key seen before — returns ``_FULL_PATH`` having
+        changed nothing and counted nothing, and the caller runs the ordinary path, which gives
+        every refusal its usual form."""
+        last = None if self.notifier is None else self.notifier.latest(match_id)
+        if last is None or not last.state_hex:
+            return _FULL_PATH
+        if expected_version is not None and expected_version != last.version:
+            return _FULL_PATH
+        record = MatchRecord.from_json(last.meta, last.version, last.seq)
+        change = _Change(
+            record, MatchState.from_bytes(bytes.fromhex(last.state_hex)), self.now_ms()
+        )
+        try:
+            self._expire(change)
+            result = mutate(change)
+        except (MatchError, KingError):
+            return _FULL_PATH
+        if not change.changed or not isinstance(result, MoveResult):
+            return _FULL_PATH
+        code = self._commit_change(match_id, change, idem, result.to_dict(), guard=(idem, rate))
+        if code != 1:
+            return _FULL_PATH
+        self._after_commit(change)
+        return result
+
     def _commit_change(
-        self, match_id: str, change: _Change, idem: _Idem | None, answer: dict[str, Any] | None
-    ) -> bool:
+        self,
+        match_id: str,
+        change: _Change,
+        idem: _Idem | None,
+        answer: dict[str, Any] | None,
+        guard: tuple[_Idem | None, _Rate | None] | None = None,
+    ) -> int:
+        """Commit ``change``: 1 when stored, 0 when the match has moved on (stale), and for a
+        ``guard``-ed commit (see ``_COMMIT``) 2 when the key was seen before; raises
+        ``RateLimited`` past the guard's rate."""
         record, state = change.record, change.state
         retention = ""
         finished = ""
@@ -1015,6 +1089,12 @@ class MatchStore:
             self.finished_key(match_id),
             self.pending_key,
         ]
+        seen, counted = guard if guard is not None else (None, None)
+        rate_args: list[Any] = ["", ""]
+        if counted is not None:
+            window = change.now_ms // counted.limit.window_ms
+            keys.append(f"{self.prefix}rl:{counted.who}:{window}")
+            rate_args = [counted.limit.window_ms, counted.limit.amount]
         state_bytes = state.to_bytes() if state is not None else b""
         argv: list[Any] = [
             record.version,
@@ -1037,14 +1117,22 @@ class MatchStore:
             if state is not None and record.status == "active" and state.current_player is not None
             else "-1",
             state_bytes.hex(),
+            seen.key if seen else "",
+            seen.field if seen else "",
+            seen.failure_field if seen else "",
+            *rate_args,
             *entries,
         ]
         reply: Any = self._commit(keys=keys, args=argv)
-        if int(reply[0]) != 1:
-            return False
+        code = int(reply[0])
+        if code == 3:
+            assert counted is not None
+            raise RateLimited(counted.limit.amount, counted.limit.window_ms / 1000, int(reply[1]))
+        if code != 1:
+            return code
         record.version = int(reply[1])
         record.seq = int(reply[2])
-        return True
+        return 1
 
     def _after_commit(self, change: _Change) -> None:
         record = change.record
