@@ -21,9 +21,11 @@ round trips.
 
 No wake-up is lost: a waiter registers *before* it reads, and the notifier keeps the latest
 sequence number of every match that has waiters, so a commit that lands between the read and
-the wait is seen by the wait's predicate. Each match has its own condition, so a commit wakes
-only its own followers (not every waiter of the process). Under gevent the thread and the
-conditions are greenlet-friendly (monkey-patched).
+the wait is seen by the wait's predicate. Each waiter has its own event, set by the commits of
+its own match only (not by every commit the process hears of). Under gevent (the game service's
+workers) the thread is a greenlet and the waiters are gevent's own events; the notifier's lock
+then is a plain OS lock: it is only ever held for a few dictionary operations, never across a
+switch, so it is never contended and costs next to nothing.
 
 The same connection carries other broadcasts of the service (``on_channel``): for example the
 revoked-token channel, so each process can drop a revoked token from its own cache. A callback
@@ -38,7 +40,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from redis import Redis
 
@@ -60,11 +62,32 @@ class LastCommit(NamedTuple):
     state_hex: str  #: the engine state, hex ("" before the start)
 
 
-class _Watch:
-    __slots__ = ("cond", "events", "last", "latest", "waiters")
+class _Waiter(Protocol):
+    def set(self) -> None: ...
 
-    def __init__(self, lock: threading.Lock) -> None:
-        self.cond = threading.Condition(lock)
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
+def _primitives() -> tuple[Callable[[], Any], Callable[[], _Waiter]]:
+    """(lock factory, waiter factory): OS locks and threading events, or under gevent's
+    monkey-patching an unpatched OS lock (see the module docstring) and gevent's events."""
+    try:
+        from gevent import monkey  # type: ignore[import-untyped]
+    except ImportError:
+        return threading.Lock, threading.Event
+    if not monkey.is_module_patched("threading"):
+        return threading.Lock, threading.Event
+    from gevent.event import Event  # type: ignore[import-untyped]
+
+    return monkey.get_original("_thread", "allocate_lock"), Event
+
+
+class _Watch:
+    __slots__ = ("events", "last", "latest", "waiters", "waiting")
+
+    def __init__(self) -> None:
+        #: The events of the follows waiting right now (each set once, then dropped).
+        self.waiting: list[_Waiter] = []
         self.latest = 0
         self.waiters = 0
         #: A contiguous run of the latest decoded events (each with its ``seq``).
@@ -78,7 +101,8 @@ class EventNotifier:
         self.redis = redis
         self.pattern = f"{prefix}evn:*"
         self.prefix_len = len(prefix) + len("evn:")
-        self.lock = threading.Lock()
+        new_lock, self._new_waiter = _primitives()
+        self.lock = new_lock()
         self.watches: dict[str, _Watch] = {}
         self._thread: threading.Thread | None = None
         self._started = threading.Lock()
@@ -132,7 +156,7 @@ class EventNotifier:
                         watch.latest += 1
                         watch.events.clear()
                         watch.last = None
-                        watch.cond.notify_all()
+                        _wake(watch)
                 for callback in self._channels.values():
                     callback(None)
             finally:
@@ -161,7 +185,7 @@ class EventNotifier:
                 watch.events.clear()
                 watch.last = None
                 watch.latest += 1  # its followers re-read the log
-                watch.cond.notify_all()
+                _wake(watch)
             return
         with self.lock:
             if last <= watch.latest and watch.events and watch.events[-1]["seq"] >= last:
@@ -172,7 +196,7 @@ class EventNotifier:
             watch.last = LastCommit(last, None if turn < 0 else turn, version, meta, state_hex)
             if last > watch.latest:
                 watch.latest = last
-            watch.cond.notify_all()
+            _wake(watch)
 
     def _broadcast(self, channel: str, text: str) -> None:
         callback = self._channels.get(channel)
@@ -190,7 +214,7 @@ class EventNotifier:
         with self.lock:
             watch = self.watches.get(match_id)
             if watch is None:
-                watch = self.watches[match_id] = _Watch(self.lock)
+                watch = self.watches[match_id] = _Watch()
             watch.waiters += 1
         try:
             yield
@@ -240,4 +264,22 @@ class EventNotifier:
             watch = self.watches.get(match_id)
             if watch is None:
                 return False
-            return watch.cond.wait_for(lambda: watch.latest > after, timeout=timeout_s)
+            if watch.latest > after:
+                return True
+            waiter = self._new_waiter()
+            watch.waiting.append(waiter)
+        try:
+            waiter.wait(timeout_s)
+        finally:
+            with self.lock:
+                if waiter in watch.waiting:
+                    watch.waiting.remove(waiter)
+        with self.lock:
+            return watch.latest > after
+
+
+def _wake(watch: _Watch) -> None:
+    """Wake every follow waiting on ``watch`` (called with the notifier's lock held)."""
+    for waiter in watch.waiting:
+        waiter.set()
+    watch.waiting.clear()

@@ -137,6 +137,7 @@ return 1
 #: ``_write_from_latest``'s answer when the request must take the ordinary path.
 _FULL_PATH = object()
 _MAX_ATTEMPTS = 50
+_DECODED_KEEP = 10_000
 _PENDING_RETRY_MS = 5_000
 _IDEM_FIELD = "i:"
 _IDEM_FAILED = "f:"
@@ -275,6 +276,9 @@ class MatchStore:
         self._commit = redis.register_script(_COMMIT)
         self._remember = redis.register_script(_REMEMBER)
         self._counted_load = redis.register_script(_COUNTED_LOAD)
+        #: match id -> (state hex, decoded state) of the latest commit seen (see
+        #: ``_state_from_hex``); never handed out, only copies of it.
+        self._decoded: dict[str, tuple[str, MatchState]] = {}
 
     # ------------------------------------------------------------------ keys
 
@@ -416,8 +420,24 @@ class MatchStore:
         if last is None:
             return None
         record = MatchRecord.from_json(last.meta, last.version, seq)
-        state = MatchState.from_bytes(bytes.fromhex(last.state_hex)) if last.state_hex else None
+        state = self._state_from_hex(match_id, last.state_hex) if last.state_hex else None
         return record, state
+
+    def _state_from_hex(self, match_id: str, state_hex: str) -> MatchState:
+        """A private copy of the state a commit message carried. Decoding replays the hand's
+        plays; a copy is far cheaper, so each process keeps the latest decoded state of each
+        match it follows (keyed by the exact text: a copy is only ever of that state)."""
+        known = self._decoded.get(match_id)
+        if known is not None and known[0] == state_hex:
+            return known[1].copy()
+        state = MatchState.from_bytes(bytes.fromhex(state_hex))
+        self._keep_decoded(match_id, state_hex, state.copy())
+        return state
+
+    def _keep_decoded(self, match_id: str, state_hex: str, state: MatchState) -> None:
+        if len(self._decoded) >= _DECODED_KEEP:
+            self._decoded.clear()  # rare (that many followed matches): start over
+        self._decoded[match_id] = (state_hex, state)
 
     def events(
         self, match_id: str, after: int = 0, count: int = 500, block_ms: int = 0
@@ -1009,9 +1029,7 @@ class MatchStore:
         if expected_version is not None and expected_version != last.version:
             return _FULL_PATH
         record = MatchRecord.from_json(last.meta, last.version, last.seq)
-        change = _Change(
-            record, MatchState.from_bytes(bytes.fromhex(last.state_hex)), self.now_ms()
-        )
+        change = _Change(record, self._state_from_hex(match_id, last.state_hex), self.now_ms())
         try:
             self._expire(change)
             result = mutate(change)
@@ -1096,6 +1114,7 @@ class MatchStore:
             keys.append(f"{self.prefix}rl:{counted.who}:{window}")
             rate_args = [counted.limit.window_ms, counted.limit.amount]
         state_bytes = state.to_bytes() if state is not None else b""
+        state_hex = state_bytes.hex()
         argv: list[Any] = [
             record.version,
             record.to_json(),
@@ -1116,7 +1135,7 @@ class MatchStore:
             str(state.current_player)
             if state is not None and record.status == "active" and state.current_player is not None
             else "-1",
-            state_bytes.hex(),
+            state_hex,
             seen.key if seen else "",
             seen.field if seen else "",
             seen.failure_field if seen else "",
@@ -1132,6 +1151,9 @@ class MatchStore:
             return code
         record.version = int(reply[1])
         record.seq = int(reply[2])
+        if self.notifier is not None and state is not None:
+            # The followers' "your turn" here will want this state: spare them the decode.
+            self._keep_decoded(match_id, state_hex, state.copy())
         return 1
 
     def _after_commit(self, change: _Change) -> None:

@@ -51,6 +51,10 @@ def create_app(
         timeout=10,
         socket_connect_timeout=min(2.0, settings.redis_timeout_s),
         socket_timeout=settings.redis_timeout_s,
+        # RESP2: redis-py 8 speaks RESP3 by default, whose pure-Python parser costs about
+        # twice as much per Pub/Sub message (every commit is one, in every process). We use
+        # nothing only RESP3 has.
+        protocol=2,
     )
     app = Flask("king_game")
     # orjson, and answers as built (no key sorting): JSON was a tenth of the CPU at full load.
