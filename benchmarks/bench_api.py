@@ -43,6 +43,8 @@ from typing import Any
 
 import orjson
 
+from .http1 import Http1
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds after the last stream connected during which moves still count as warm-up.
 WARMUP_S = 1.0
@@ -95,84 +97,80 @@ class Load:
                 await response.read()
         return str(table["id"])
 
-    async def player(self, session: Any, match_id: str, seat: int, headers: dict[str, str]) -> None:
+    async def player(self, match_id: str, seat: int, headers: dict[str, str]) -> None:
         """Play from the stream alone: ``turns=true`` sends this player a private ``your_turn``
         line (its view, as ``GET /v1/matches/{id}`` would answer) whenever it is its turn."""
-        from yarl import URL
-
         after = 0
         moves = 0
         expected_moves = self.hands * 53
         finished = False
-        move_url = URL(f"{self.base}/v1/matches/{match_id}/moves")
-        post_headers = {**headers, "Content-Type": "application/json"}
+        move_path = f"/v1/matches/{match_id}/moves"
+        client = Http1(self.base, headers)  # the moves' keep-alive connection
         while not finished:
-            async with session.get(
-                f"{self.base}/v1/matches/{match_id}/stream?after={after}&turns=true",
-                headers=headers,
-            ) as stream:
-                pending = b""
-                # Whatever arrived, split into lines here: one await per write of the server
-                # (it writes everything one commit brought at once), not one per line.
-                async for data in stream.content.iter_any():
-                    pending += data
-                    if not pending.endswith(b"\n"):
-                        continue  # the rest of a line is on its way
-                    lines, pending = pending.split(b"\n"), b""
-                    turn = None
-                    for raw in lines:
-                        if not raw:
-                            continue
-                        line = orjson.loads(raw)
-                        kind = line.get("type")
-                        if "seq" in line:
-                            after = line["seq"]
-                        if kind == "match_finished":
-                            finished = True
-                            break
-                        if kind == "your_turn":
-                            turn = line
-                    if self.warmup_until == float("inf"):
-                        self.connected.add((match_id, seat))
-                        if len(self.connected) == 4 * self.matches:
-                            self.warmup_until = time.perf_counter() + WARMUP_S
-                    if finished:
-                        break
-                    if turn is None:
+            stream = client.stream(f"/v1/matches/{match_id}/stream?after={after}&turns=true")
+            pending = b""
+            # Whatever arrived, split into lines here: one await per write of the server
+            # (it writes everything one commit brought at once), not one per line.
+            async for data in stream:
+                pending += data
+                if not pending.endswith(b"\n"):
+                    continue  # the rest of a line is on its way
+                lines, pending = pending.split(b"\n"), b""
+                turn = None
+                for raw in lines:
+                    if not raw:
                         continue
-                    if self.interval:
-                        now = time.perf_counter()
-                        # Each match starts at a random phase: in step, N matches would move
-                        # in waves of N requests at once and measure their own queueing.
-                        due = self.next_move.get(match_id, now + random.random() * self.interval)
-                        self.next_move[match_id] = max(due, now) + self.interval
-                        if due > now:
-                            await asyncio.sleep(due - now)
-                    view = turn["match"]["view"]
-                    move = (
-                        {"move": view["allowed_contracts"][0]["move"]}
-                        if view["allowed_contracts"]
-                        else {"card": view["legal_cards"][0]}
-                    )
-                    started = time.perf_counter()
-                    async with session.post(
-                        move_url,
-                        data=orjson.dumps({**move, "version": turn["version"]}),
-                        headers={**post_headers, "Idempotency-Key": f"{seat}-{moves}"},
-                    ) as response:
-                        await response.read()
-                        status = response.status
-                    elapsed = (time.perf_counter() - started) * 1000
-                    if status == 200:
-                        moves += 1
-                        self.moves += 1
-                        if started < self.warmup_until:
-                            self.warmup.append(elapsed)
-                        else:
-                            progress = min(1.0, 4 * moves / expected_moves)
-                            self.latencies.append((progress, elapsed))
+                    line = orjson.loads(raw)
+                    kind = line.get("type")
+                    if "seq" in line:
+                        after = line["seq"]
+                    if kind == "match_finished":
+                        finished = True
+                        break
+                    if kind == "your_turn":
+                        turn = line
+                if self.warmup_until == float("inf"):
+                    self.connected.add((match_id, seat))
+                    if len(self.connected) == 4 * self.matches:
+                        self.warmup_until = time.perf_counter() + WARMUP_S
+                if finished:
+                    break
+                if turn is None:
+                    continue
+                if self.interval:
+                    now = time.perf_counter()
+                    # Each match starts at a random phase: in step, N matches would move
+                    # in waves of N requests at once and measure their own queueing.
+                    due = self.next_move.get(match_id, now + random.random() * self.interval)
+                    self.next_move[match_id] = max(due, now) + self.interval
+                    if due > now:
+                        await asyncio.sleep(due - now)
+                view = turn["match"]["view"]
+                move = (
+                    {"move": view["allowed_contracts"][0]["move"]}
+                    if view["allowed_contracts"]
+                    else {"card": view["legal_cards"][0]}
+                )
+                started = time.perf_counter()
+                status, _ = await client.request(
+                    "POST",
+                    move_path,
+                    {"Content-Type": "application/json", "Idempotency-Key": f"{seat}-{moves}"},
+                    orjson.dumps({**move, "version": turn["version"]}),
+                )
+                elapsed = (time.perf_counter() - started) * 1000
+                if status == 200:
+                    moves += 1
+                    self.moves += 1
+                    if started < self.warmup_until:
+                        self.warmup.append(elapsed)
                     else:
-                        self.errors += 1
+                        progress = min(1.0, 4 * moves / expected_moves)
+                        self.latencies.append((progress, elapsed))
+                else:
+                    self.errors += 1
+            await stream.aclose()
+        client.close()
         if seat == 0:
             self.finished += 1
 
@@ -244,7 +242,7 @@ async def _drive(
         started = time.perf_counter()
         cpu_started = cpu_seconds()
         tasks = [
-            asyncio.create_task(load.player(session, match_id, seat, group[seat]))
+            asyncio.create_task(load.player(match_id, seat, group[seat]))
             for match_id, group in zip(match_ids, groups, strict=True)
             for seat in range(4)
         ]

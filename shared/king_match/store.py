@@ -57,6 +57,7 @@ from . import eventcodec, fairness
 from .errors import MatchError, RateLimited, StaleVersion
 from .finished_match import FinishedMatch, SeatResult, format_utc
 from .jobs import Enqueuer, JobSpec, NoQueue, bot_turn_job, finished_match_job
+from .leanscript import LeanScript
 from .notify import EventNotifier
 from .record import BOT_LEVELS, MODES, MatchRecord, Seat
 from .settings import MatchSettings
@@ -273,9 +274,9 @@ class MatchStore:
         self.enqueuer: Enqueuer = enqueuer or NoQueue()
         self.clock = clock
         self.prefix = self.settings.key_prefix
-        self._commit = redis.register_script(_COMMIT)
+        self._commit = LeanScript(redis, _COMMIT)
         self._remember = redis.register_script(_REMEMBER)
-        self._counted_load = redis.register_script(_COUNTED_LOAD)
+        self._counted_load = LeanScript(redis, _COUNTED_LOAD)
         #: match id -> (state hex, decoded state) of the latest commit seen (see
         #: ``_state_from_hex``); never handed out, only copies of it.
         self._decoded: dict[str, tuple[str, MatchState]] = {}
@@ -343,8 +344,7 @@ class MatchStore:
             window = self.now_ms() // rate.limit.window_ms
             counter = f"{self.prefix}rl:{rate.who}:{window}"
             reply: Any = self._counted_load(
-                keys=[self.key(match_id), counter],
-                args=[rate.limit.window_ms, rate.limit.amount, *fields],
+                [self.key(match_id), counter], [rate.limit.window_ms, rate.limit.amount, *fields]
             )
             if int(reply[0]) != 1:
                 raise RateLimited(rate.limit.amount, rate.limit.window_ms / 1000, int(reply[1]))
@@ -1142,7 +1142,7 @@ class MatchStore:
             *rate_args,
             *entries,
         ]
-        reply: Any = self._commit(keys=keys, args=argv)
+        reply: Any = self._commit(keys, argv)
         code = int(reply[0])
         if code == 3:
             assert counted is not None
