@@ -11,10 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import example, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from prometheus_client import REGISTRY
 
 from king_game.app import create_app
-from king_game.shortcut import MovesShortcut
+from king_game.resources.matches.schemas import MoveSchema
+from king_game.shortcut import MovesShortcut, plain_card_body
 
 from .conftest import make_settings
 from .helpers import choose_move, signup, view
@@ -193,3 +197,50 @@ def test_shortcut_moves_are_counted_in_the_request_metrics(client, live):
     assert client.post(path, json=request, headers=player["headers"]).status_code == 409
     assert count("200") == ok + 1
     assert count("409") == conflict + 1
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-5, max_value=2**53 + 5),
+    st.sampled_from([-1, 0, 2**53, 2**53 + 1]),
+    st.floats(allow_nan=False),
+    st.text(max_size=5),
+    st.sampled_from(["2C", "10H", "QS", "AH", "queens", "trump:S"]),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@given(
+    st.one_of(
+        st.dictionaries(
+            st.sampled_from(["card", "version", "move", "contract", "trump", "extra"]),
+            _VALUES,
+            max_size=4,
+        ),
+        # Near the accepted shape: a card-like text with a version of any kind.
+        st.fixed_dictionaries(
+            {"card": st.text(min_size=1, max_size=4)},
+            optional={"version": _VALUES, "move": _VALUES},
+        ),
+    )
+)
+@example({"card": "QH", "version": 2**53 + 1})
+@example({"card": "QH", "version": 2**53})
+@example({"card": "QH", "version": -1})
+@example({"card": "QH", "version": True})
+@example({"card": "QH", "version": 7.0})
+@example({"card": "Q"})
+@example({"card": "QHXX"})
+@hypothesis_settings(max_examples=400, deadline=None)
+def test_the_plain_card_check_agrees_with_the_schema(data):
+    """Whenever the quick check accepts a body, the schema accepts it and loads the same."""
+    quick = plain_card_body(data)
+    if quick is None:
+        return
+    assert MoveSchema().load(data) == quick
+
+
+@pytest.mark.parametrize("body", [{"card": "QH", "version": 7}, {"card": "10S"}])
+def test_the_plain_card_check_takes_the_usual_bodies(body):
+    assert plain_card_body(body) == MoveSchema().load(body)
