@@ -180,10 +180,21 @@ def _key_bytes(redis: Any) -> dict[str, int]:
     entry) and over the per-player keys (token cache, rate-limiter counters, match index), and
     per kind of key (``kind:<name>``) for the breakdown in the benchmark doc."""
     totals = {"match": 0, "player": 0}
-    for key in redis.scan_iter(count=1000):
+    keys = list(redis.scan_iter(count=1000))
+    sizes: list[int | None] = []
+    # Pipelined in small batches with pauses: it runs in the load generator's process while
+    # play goes on, and a round trip per key (or one huge batch) would hold the GIL, or
+    # Redis, long enough to show in the latencies being measured.
+    for start in range(0, len(keys), 100):
+        pipe = redis.pipeline(transaction=False)
+        for key in keys[start : start + 100]:
+            pipe.memory_usage(key, samples=0)
+        sizes.extend(pipe.execute())
+        time.sleep(0.005)
+    for key, found in zip(keys, sizes, strict=True):
         name = key.decode()
         kind = "match" if name.startswith(("bench:m:", "bench:deadlines")) else "player"
-        size = redis.memory_usage(key, samples=0) or 0
+        size = found or 0
         totals[kind] += size
         if name.startswith("bench:m:"):
             detail = "match_" + (name.rsplit(":", 1)[1] if name.count(":") > 2 else "hash")
