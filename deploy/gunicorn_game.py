@@ -1,18 +1,19 @@
 """Gunicorn settings for the game service (``gunicorn -c deploy/gunicorn_game.py
 'king_game.app:create_app()'``).
 
-Worker class: **gevent**. The game API has two kinds of traffic. Most requests are short (read
-a view, play a card: a millisecond or two of CPU and two Redis round trips). But every player
-also keeps a request *open* for minutes: a long-poll (up to 25 s) or an NDJSON stream that
-lasts the whole match. With ``gthread`` each open request pins one OS thread for its whole
-life, so a worker with 8 threads is full after 8 streams and the JSON endpoints queue behind
-them; serving thousands of streams would need thousands of threads (each with its own stack and
-a share of the GIL's switching). A gevent worker runs each request in a greenlet (a few KB),
-and a greenlet waiting on Redis (``XREAD BLOCK``) or on the client's socket yields at once, so
-one worker holds thousands of idle streams while short requests keep flowing. Our code is
-I/O-bound and uses only libraries that cooperate with gevent's monkey-patching (redis-py over
-patched sockets; psycopg 3 waits through the patched ``select``). The CPU work per request (the
-rules engine) is small and never blocks a greenlet for long.
+Worker class: **gevent**. The game API has two kinds of traffic. Most requests are short
+(read a view, play a card: a millisecond or two of CPU and one or two Redis round trips). But
+every player also keeps a request *open* for minutes: a long-poll (up to 25 s) or an NDJSON
+stream that lasts the whole match. With ``gthread`` each open request pins one OS thread for its
+whole life, so a worker with 8 threads is full after 8 streams and the JSON endpoints queue
+behind them; serving thousands of streams would need thousands of threads (each with its own
+stack and a share of the GIL's switching). A gevent worker runs each request in a greenlet (a
+few KB), and a greenlet waiting on Redis (a reply, or its match's next commit from the Pub/Sub
+notifier) or on the client's socket yields at once, so one worker holds thousands of idle
+streams while short requests keep flowing. Our code is I/O-bound and uses only libraries that
+cooperate with gevent's monkey-patching (redis-py over patched sockets; psycopg 3 waits through
+the patched ``select``). The CPU work per request (the rules engine) is small and never blocks a
+greenlet for long.
 
 Every value can be overridden from the environment.
 """
