@@ -10,6 +10,7 @@ import pytest
 from redis import Redis
 
 from king_match import JobSpec, MatchSettings, MatchStore
+from king_match.notify import EventNotifier
 from king_match.settings import ClockSettings
 
 
@@ -52,3 +53,13 @@ def make_store(redis: Redis) -> Any:
         return MatchStore(redis, settings, queue, clock=clock), queue, clock
 
     return make
+
+
+@pytest.fixture
+def notified_store(redis: Redis) -> Iterator[MatchStore]:
+    """A store (own key prefix) whose event notifier runs."""
+    prefix = f"n{uuid.uuid4().hex[:8]}:"
+    notifier = EventNotifier(redis, prefix)
+    notifier.start()
+    yield MatchStore(redis, MatchSettings(key_prefix=prefix), notifier=notifier)
+    notifier.stop()

@@ -6,13 +6,11 @@ counted once, refusals in their usual form, and a stale copy never applied."""
 from __future__ import annotations
 
 import time
-import uuid
 
 import pytest
 
 from king_engine import IllegalMove, parse_move
-from king_match import MatchError, MatchSettings, MatchStore, MoveRate, Player, StaleVersion
-from king_match.notify import EventNotifier
+from king_match import MatchError, MatchStore, MoveRate, Player, StaleVersion
 from king_match.store import fallback_move
 
 pytestmark = pytest.mark.integration
@@ -22,12 +20,9 @@ PLAYERS = [Player(f"f-{n}", n) for n in ("arda", "berk", "ceren", "defne")]
 
 
 @pytest.fixture
-def followed(redis):
+def followed(notified_store):
     """A store whose notifier runs, and a function that starts a live match it follows."""
-    prefix = f"f{uuid.uuid4().hex[:8]}:"
-    notifier = EventNotifier(redis, prefix)
-    notifier.start()
-    store = MatchStore(redis, MatchSettings(key_prefix=prefix), notifier=notifier)
+    store = notified_store
     held = []
 
     def start() -> str:
@@ -43,7 +38,6 @@ def followed(redis):
     yield store, start
     for watching in held:
         watching.__exit__(None, None, None)
-    notifier.stop()
 
 
 def caught_up(store: MatchStore, match_id: str) -> int:

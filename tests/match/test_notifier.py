@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from king_match import MatchSettings, MatchStore, Player
+from king_match import MatchStore, Player
 from king_match.notify import EventNotifier
 from king_match.store import fallback_move
 
@@ -24,16 +24,6 @@ def log_reads(redis) -> int:
     """How many times the server has read a match's event log (a list: LRANGE)."""
     stats = redis.info("commandstats")
     return int(stats.get("cmdstat_lrange", {}).get("calls", 0))
-
-
-@pytest.fixture
-def notified_store(redis):
-    prefix = f"n{uuid.uuid4().hex[:8]}:"
-    notifier = EventNotifier(redis, prefix)
-    notifier.start()
-    store = MatchStore(redis, MatchSettings(key_prefix=prefix), notifier=notifier)
-    yield store
-    notifier.stop()
 
 
 def started_match(store: MatchStore) -> str:
