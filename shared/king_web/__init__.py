@@ -1,0 +1,1 @@
+"""Pieces the web services share: problem+json errors."""
