@@ -58,7 +58,7 @@ from .errors import MatchError, RateLimited, StaleVersion
 from .finished_match import FinishedMatch, SeatResult, format_utc
 from .jobs import Enqueuer, JobSpec, NoQueue, bot_turn_job, finished_match_job
 from .leanscript import LeanScript
-from .notify import EventNotifier
+from .notify import EventNotifier, LastCommit
 from .record import BOT_LEVELS, MODES, MatchRecord, Seat
 from .settings import MatchSettings
 
@@ -319,6 +319,10 @@ class MatchStore:
             return None
         return _Idem(match_id, who, key, fingerprint)
 
+    def _rate_counter(self, rate: _Rate, now_ms: int) -> str:
+        """The key counting ``rate.who``'s attempts in the fixed window holding ``now_ms``."""
+        return f"{self.prefix}rl:{rate.who}:{now_ms // rate.limit.window_ms}"
+
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
 
@@ -341,10 +345,9 @@ class MatchStore:
         if rate is None:
             values = self.redis.hmget(self.key(match_id), fields)
         else:
-            window = self.now_ms() // rate.limit.window_ms
-            counter = f"{self.prefix}rl:{rate.who}:{window}"
             reply: Any = self._counted_load(
-                [self.key(match_id), counter], [rate.limit.window_ms, rate.limit.amount, *fields]
+                [self.key(match_id), self._rate_counter(rate, self.now_ms())],
+                [rate.limit.window_ms, rate.limit.amount, *fields],
             )
             if int(reply[0]) != 1:
                 raise RateLimited(rate.limit.amount, rate.limit.window_ms / 1000, int(reply[1]))
@@ -417,9 +420,13 @@ class MatchStore:
         copy of that commit's message (a followed match, and nothing newer since); None:
         load it. Spares the follower whose turn it now is a round trip."""
         last = None if self.notifier is None else self.notifier.commit_after(match_id, seq)
-        if last is None:
-            return None
-        record = MatchRecord.from_json(last.meta, last.version, seq)
+        return None if last is None else self._from_commit(match_id, last)
+
+    def _from_commit(
+        self, match_id: str, last: LastCommit
+    ) -> tuple[MatchRecord, MatchState | None]:
+        """The record and (a private copy of) the state a commit message carried."""
+        record = MatchRecord.from_json(last.meta, last.version, last.seq)
         state = self._state_from_hex(match_id, last.state_hex) if last.state_hex else None
         return record, state
 
@@ -741,8 +748,11 @@ class MatchStore:
                 match_id, change.next_version, index, str(move), change.events[before:]
             )
 
+        done = self._write_from_latest(match_id, apply, expected_version, idem, counted)
+        if done is not _FULL_PATH:
+            return done  # type: ignore[return-value]
         return self._write(
-            match_id, apply, expected_version=expected_version, idem=idem, rate=counted, fast=True
+            match_id, apply, expected_version=expected_version, idem=idem, rate=counted
         )
 
     def resign(
@@ -958,13 +968,8 @@ class MatchStore:
         idem: _Idem | None = None,
         initial: MatchRecord | None = None,
         rate: _Rate | None = None,
-        fast: bool = False,
     ) -> R:
         try:
-            if fast:
-                done = self._write_from_latest(match_id, mutate, expected_version, idem, rate)
-                if done is not _FULL_PATH:
-                    return done  # type: ignore[return-value]
             for attempt in range(_MAX_ATTEMPTS):
                 if initial is not None:
                     if self.redis.exists(self.key(match_id)):
@@ -1028,8 +1033,7 @@ class MatchStore:
             return _FULL_PATH
         if expected_version is not None and expected_version != last.version:
             return _FULL_PATH
-        record = MatchRecord.from_json(last.meta, last.version, last.seq)
-        change = _Change(record, self._state_from_hex(match_id, last.state_hex), self.now_ms())
+        change = _Change(*self._from_commit(match_id, last), self.now_ms())
         try:
             self._expire(change)
             result = mutate(change)
@@ -1110,8 +1114,7 @@ class MatchStore:
         seen, counted = guard if guard is not None else (None, None)
         rate_args: list[Any] = ["", ""]
         if counted is not None:
-            window = change.now_ms // counted.limit.window_ms
-            keys.append(f"{self.prefix}rl:{counted.who}:{window}")
+            keys.append(self._rate_counter(counted, change.now_ms))
             rate_args = [counted.limit.window_ms, counted.limit.amount]
         state_bytes = state.to_bytes() if state is not None else b""
         state_hex = state_bytes.hex()
