@@ -3,23 +3,38 @@
 Every move is one ``EVALSHA`` (the commit, ``store.py``), with some twenty arguments. Through
 redis-py's ``Script`` the call passes the command layer (argument filtering, a retry wrapper,
 observability hooks, a pool that checks each connection) and its general-purpose encoder; on
-the game service's workers that cost several times the round trip itself. ``LeanScript`` takes
-a connection from the same pool, writes the command packed in one ``join`` and reads the reply
-with the connection's own parser: timeouts, errors and reconnects stay redis-py's.
+the game service's workers that cost several times the round trip itself. ``LeanScript`` writes
+the command packed in one ``join`` and reads the reply with the connection's own parser:
+timeouts, errors and reconnects stay redis-py's.
 
-What it leaves out on purpose: retries. A commit whose reply was lost must not be sent again
-blindly; the caller sees the ``ConnectionError`` (and the client retries its request, with its
-Idempotency-Key). A server that lost the script (``NOSCRIPT``, after a restart or ``SCRIPT
-FLUSH``) gets it through redis-py's ``Script``, which loads it and runs the call.
+Connections: the pool's checkout polls the socket (is there unread data, is it still open?),
+which on a gevent worker costs more than packing the command. ``LeanScript`` keeps a few
+connections it has used in a small reserve of its own (a list: taking and giving back are
+single steps, so greenlets and threads cannot interleave inside them) and takes the pool's
+path only when the reserve is empty or full. A reserved connection skips that poll, so it may
+have died while it waited (a Redis restart); then the call goes once more, on a connection from
+the pool. That is safe for the scripts we run this way: the commit applies only at the version
+it expects (a second run of a commit that did land finds the match moved on, and the caller's
+replay finds the stored answer), and the counted load only reads and counts.
+
+What it leaves out on purpose: blind retries. A commit whose reply was lost on a connection the
+pool had just checked is not sent again; the caller sees the ``ConnectionError`` (and the client
+retries its request, with its Idempotency-Key). A server that lost the script (``NOSCRIPT``,
+after a restart or ``SCRIPT FLUSH``) gets it through redis-py's ``Script``, which loads it and
+runs the call.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
 from redis import Redis
-from redis.exceptions import NoScriptError
+from redis.exceptions import ConnectionError, NoScriptError
+
+#: Connections a script keeps between calls (about the calls in flight at once per process).
+RESERVE = 8
 
 
 def pack(args: Sequence[str | bytes | int]) -> bytes:
@@ -32,22 +47,61 @@ def pack(args: Sequence[str | bytes | int]) -> bytes:
 
 
 class LeanScript:
-    def __init__(self, redis: Redis, source: str) -> None:
+    def __init__(self, redis: Redis, source: str, reserve: int = RESERVE) -> None:
         self.redis = redis
         self.script = redis.register_script(source)
+        self.reserve: list[Any] = []
+        self.reserve_size = reserve
+        self.pid = os.getpid()
 
     def __call__(self, keys: Sequence[str], args: Sequence[str | bytes | int]) -> Any:
         redis = self.redis
         if redis.connection is not None:  # a single-connection client: its own path
             return self.script(keys=keys, args=args)
-        pool = redis.connection_pool
         command = pack(("EVALSHA", self.script.sha, len(keys), *keys, *args))
+        reserve = self.reserve
+        if self.pid != os.getpid():  # forked: those sockets are the parent's
+            reserve.clear()
+            self.pid = os.getpid()
+        if reserve:
+            connection = reserve.pop()
+            try:
+                return self._run(connection, command)
+            except ConnectionError:
+                # It may have died while it waited: once more on a checked connection.
+                self.redis.connection_pool.release(connection)
+            except NoScriptError:
+                return self.script(keys=keys, args=args)
+        pool = redis.connection_pool
         connection = pool.get_connection()
         try:
-            connection.send_packed_command([command], check_health=False)  # type: ignore[no-untyped-call]
-            return connection.read_response()
-        except NoScriptError:
-            pass  # the reply was read: the connection is fine
-        finally:
+            return self._run(connection, command)
+        except ConnectionError:
             pool.release(connection)
-        return self.script(keys=keys, args=args)
+            raise
+        except NoScriptError:
+            return self.script(keys=keys, args=args)  # the reply was read: it went back
+
+    def _run(self, connection: Any, command: bytes) -> Any:
+        """Send and read on ``connection``; it goes back to the reserve after a reply, to the
+        pool after an error (``ConnectionError``: the caller releases it)."""
+        try:
+            connection.send_packed_command([command], check_health=False)
+            reply = connection.read_response()
+        except NoScriptError:
+            # Rare (a restart): back to the pool, from which redis-py's Script takes it.
+            self.redis.connection_pool.release(connection)
+            raise
+        except ConnectionError:
+            raise  # the caller decides: release, or once more
+        except BaseException:
+            self.redis.connection_pool.release(connection)  # disconnected or mid-reply
+            raise
+        self._give_back(connection)
+        return reply
+
+    def _give_back(self, connection: Any) -> None:
+        if len(self.reserve) < self.reserve_size:
+            self.reserve.append(connection)
+        else:
+            self.redis.connection_pool.release(connection)

@@ -43,3 +43,49 @@ def test_errors_reach_the_caller_and_connections_return_to_the_pool(redis_url):
             failing([], [])
         assert working([], []) == 7
     client.close()
+
+
+def test_a_used_connection_is_kept_and_taken_again(redis_url):
+    client = Redis.from_url(redis_url)
+    lean = LeanScript(client, "return 1")
+    assert lean([], []) == 1  # (loads the script)
+    assert lean([], []) == 1
+    kept = list(lean.reserve)
+    assert len(kept) == 1
+    for _ in range(3):
+        assert lean([], []) == 1
+    assert lean.reserve == kept  # the same connection each time, not a new one from the pool
+    client.close()
+
+
+def test_a_kept_connection_that_died_is_replaced_and_the_script_runs_once(redis_url):
+    client = Redis.from_url(redis_url)
+    key = f"lean:{uuid.uuid4().hex}"
+    incr = LeanScript(client, "return redis.call('INCR', KEYS[1])")
+    assert incr([key], []) == 1  # (loads the script)
+    assert incr([key], []) == 2
+    dead = incr.reserve[0]
+    # Every other client's connection goes, the kept one included (as in a Redis restart).
+    Redis.from_url(redis_url).client_kill_filter(_type="normal", skipme=True)
+    assert incr([key], []) == 3  # ran on a fresh connection, exactly once
+    assert int(client.get(key)) == 3
+    client.delete(key)
+    client.close()
+
+
+def test_a_forked_child_does_not_use_the_parents_kept_connection(redis_url):
+    import os
+
+    client = Redis.from_url(redis_url)
+    lean = LeanScript(client, "return 5")
+    assert lean([], []) == 5  # (loads the script)
+    assert lean([], []) == 5
+    parents = lean.reserve[0]
+    pid = os.fork()
+    if pid == 0:  # the child: a fresh connection, and the parent's left alone
+        ok = lean([], []) == 5 and parents not in lean.reserve
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert lean([], []) == 5 and lean.reserve == [parents]  # still works in the parent
+    client.close()
