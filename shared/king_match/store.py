@@ -401,10 +401,7 @@ class MatchStore:
     def following(self, match_id: str) -> Iterator[None]:
         """Hold this around a follower's whole life (a stream): the notifier then keeps the
         match's latest events in memory between its reads (see ``notify.py``)."""
-        if self.notifier is None:
-            yield
-            return
-        with self.notifier.watching(match_id):
+        with self._notifier().watching(match_id):
             yield
 
     def turn_after(self, match_id: str, seq: int) -> tuple[int | None, int] | None:
@@ -447,27 +444,41 @@ class MatchStore:
         self._decoded[match_id] = (state_hex, state)
 
     def events(
-        self, match_id: str, after: int = 0, count: int = 500, block_ms: int = 0
+        self,
+        match_id: str,
+        after: int = 0,
+        count: int = 500,
+        block_ms: int = 0,
+        following: bool = False,
     ) -> list[dict[str, Any]]:
-        """Public events with ``seq > after``, oldest first; waits up to ``block_ms`` for one."""
-        if block_ms > 0:
-            notifier = self._notifier()
-            deadline = time.monotonic() + block_ms / 1000
-            with notifier.watching(match_id):
-                while True:
-                    # The notifier's copy of the latest events, when it covers ``after``.
-                    cached = notifier.cached(match_id, after)
-                    if cached:
-                        return cached[:count]
-                    if cached is None:
-                        events = self._read_log(match_id, after, count)
-                        if events:
-                            return events
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        return []
-                    notifier.wait(match_id, after, left)
-        return self._read_log(match_id, after, count)
+        """Public events with ``seq > after``, oldest first; waits up to ``block_ms`` for one.
+        ``following``: the caller is inside ``following(match_id)`` (a stream), so the wait
+        need not register again."""
+        if block_ms <= 0:
+            return self._read_log(match_id, after, count)
+        notifier = self._notifier()
+        if following:
+            return self._wait_for_events(notifier, match_id, after, count, block_ms)
+        with notifier.watching(match_id):
+            return self._wait_for_events(notifier, match_id, after, count, block_ms)
+
+    def _wait_for_events(
+        self, notifier: EventNotifier, match_id: str, after: int, count: int, block_ms: int
+    ) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + block_ms / 1000
+        while True:
+            # The notifier's copy of the latest events, when it covers ``after``.
+            cached = notifier.cached(match_id, after)
+            if cached:
+                return cached[:count]
+            if cached is None:
+                events = self._read_log(match_id, after, count)
+                if events:
+                    return events
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            notifier.wait(match_id, after, left)
 
     def _read_log(self, match_id: str, after: int, count: int) -> list[dict[str, Any]]:
         raw: Any = self.redis.lrange(self.events_key(match_id), 0, -1)

@@ -261,7 +261,10 @@ class StreamView(MethodView):
                         yield line
                 while time.monotonic() - started < settings.stream_max_s:
                     events = store.events(
-                        match_id, after, block_ms=int(settings.stream_heartbeat_s * 1000)
+                        match_id,
+                        after,
+                        block_ms=int(settings.stream_heartbeat_s * 1000),
+                        following=True,
                     )
                     chunk = []
                     if first and events and events[0]["seq"] > after + 1:
