@@ -8,6 +8,7 @@ interactive docs at ``/docs``. Run ``python -m king_game.migrate`` before the fi
 from __future__ import annotations
 
 import atexit
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -68,7 +69,9 @@ def create_app(
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
-        RATELIMIT_STORAGE_URI=settings.redis_url,
+        # (The limiter uses our pool; the URI only picks its Redis storage, whose name for a
+        # Unix socket is redis+unix.)
+        RATELIMIT_STORAGE_URI=re.sub(r"^unix://", "redis+unix://", settings.redis_url),
         RATELIMIT_STORAGE_OPTIONS={"connection_pool": redis_pool},
         RATELIMIT_ENABLED=settings.rate_limits_enabled,
         RATELIMIT_SWALLOW_ERRORS=True,
