@@ -43,7 +43,7 @@ from typing import Any
 
 import orjson
 
-from .http1 import Http1
+from .http1 import Endpoint, LineStream, Requests
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds after the last stream connected during which moves still count as warm-up.
@@ -76,6 +76,8 @@ class Load:
         self.moves = 0
         self.errors = 0
         self.finished = 0
+        #: (wall-clock time, ms) of each measured move, with ``--timeline``.
+        self.timeline: list[tuple[float, float]] | None = None
 
     async def signup(self, session: Any) -> dict[str, str]:
         name = f"b{uuid.uuid4().hex[:8]}"
@@ -98,81 +100,164 @@ class Load:
         return str(table["id"])
 
     async def player(self, match_id: str, seat: int, headers: dict[str, str]) -> None:
-        """Play from the stream alone: ``turns=true`` sends this player a private ``your_turn``
-        line (its view, as ``GET /v1/matches/{id}`` would answer) whenever it is its turn."""
-        after = 0
-        moves = 0
-        expected_moves = self.hands * 53
-        finished = False
-        move_path = f"/v1/matches/{match_id}/moves"
-        client = Http1(self.base, headers)  # the moves' keep-alive connection
-        while not finished:
-            stream = client.stream(f"/v1/matches/{match_id}/stream?after={after}&turns=true")
-            pending = b""
-            # Whatever arrived, split into lines here: one await per write of the server
-            # (it writes everything one commit brought at once), not one per line.
-            async for data in stream:
-                pending += data
-                if not pending.endswith(b"\n"):
-                    continue  # the rest of a line is on its way
-                lines, pending = pending.split(b"\n"), b""
-                turn = None
-                for raw in lines:
-                    if not raw:
-                        continue
-                    line = orjson.loads(raw)
-                    kind = line.get("type")
-                    if "seq" in line:
-                        after = line["seq"]
-                    if kind == "match_finished":
-                        finished = True
-                        break
-                    if kind == "your_turn":
-                        turn = line
-                if self.warmup_until == float("inf"):
-                    self.connected.add((match_id, seat))
-                    if len(self.connected) == 4 * self.matches:
-                        self.warmup_until = time.perf_counter() + WARMUP_S
-                if finished:
-                    break
-                if turn is None:
-                    continue
-                if self.interval:
-                    now = time.perf_counter()
-                    # Each match starts at a random phase: in step, N matches would move
-                    # in waves of N requests at once and measure their own queueing.
-                    due = self.next_move.get(match_id, now + random.random() * self.interval)
-                    self.next_move[match_id] = max(due, now) + self.interval
-                    if due > now:
-                        await asyncio.sleep(due - now)
-                view = turn["match"]["view"]
-                move = (
-                    {"move": view["allowed_contracts"][0]["move"]}
-                    if view["allowed_contracts"]
-                    else {"card": view["legal_cards"][0]}
-                )
-                started = time.perf_counter()
-                status, _ = await client.request(
-                    "POST",
-                    move_path,
-                    {"Content-Type": "application/json", "Idempotency-Key": f"{seat}-{moves}"},
-                    orjson.dumps({**move, "version": turn["version"]}),
-                )
-                elapsed = (time.perf_counter() - started) * 1000
-                if status == 200:
-                    moves += 1
-                    self.moves += 1
-                    if started < self.warmup_until:
-                        self.warmup.append(elapsed)
-                    else:
-                        progress = min(1.0, 4 * moves / expected_moves)
-                        self.latencies.append((progress, elapsed))
-                else:
-                    self.errors += 1
-            await stream.aclose()
-        client.close()
+        """One scripted player, to the end of its match (or until cancelled)."""
+        player = Player(self, match_id, seat, Endpoint(self.base, headers))
+        try:
+            await player.play()
+        finally:
+            player.close()
         if seat == 0:
             self.finished += 1
+
+
+class Player:
+    """Plays from the stream alone: ``turns=true`` sends this player a private ``your_turn``
+    line (its view, as ``GET /v1/matches/{id}`` would answer) whenever it is its turn; it then
+    plays the first legal move (``POST .../moves`` with that version and an Idempotency-Key) on
+    its own keep-alive connection. Driven by the connections' callbacks (``http1.py``), not by
+    a task waking up for every read."""
+
+    def __init__(self, load: Load, match_id: str, seat: int, endpoint: Endpoint) -> None:
+        self.load = load
+        self.match_id = match_id
+        self.seat = seat
+        self.endpoint = endpoint
+        self.loop = asyncio.get_running_loop()
+        self.after = 0
+        self.moves = 0
+        self.expected_moves = load.hands * 53
+        self.move_path = f"/v1/matches/{match_id}/moves"
+        self.stream: LineStream | None = None
+        self.requests: Requests | None = None
+        self.in_flight = False
+        self.waiting_turn: dict[str, Any] | None = None  # came while a move was in flight
+        self.timer: asyncio.TimerHandle | None = None
+        self.started = 0.0
+        self.done: asyncio.Future[None] = self.loop.create_future()
+        self.stream_ended = asyncio.Event()
+
+    async def play(self) -> None:
+        self.requests = await Requests.open(self.endpoint)
+        while not self.done.done():
+            self.stream_ended.clear()
+            path = f"/v1/matches/{self.match_id}/stream?after={self.after}&turns=true"
+            self.stream = await LineStream.open(
+                self.endpoint, path, self.on_lines, self.stream_ended.set
+            )
+            ended = asyncio.ensure_future(self.stream_ended.wait())
+            await asyncio.wait([ended, self.done], return_when=asyncio.FIRST_COMPLETED)
+            ended.cancel()
+            if self.stream.refused:
+                raise ConnectionError(f"stream answered {self.stream.refused}")
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.stream is not None:
+            self.stream.close()
+        if self.requests is not None:
+            self.requests.close()
+
+    def on_lines(self, lines: list[bytes]) -> None:
+        load = self.load
+        turn = None
+        for raw in lines:
+            if not raw:
+                continue
+            line = orjson.loads(raw)
+            kind = line.get("type")
+            if "seq" in line:
+                self.after = line["seq"]
+            if kind == "match_finished":
+                if not self.done.done():
+                    self.done.set_result(None)
+                return
+            if kind == "your_turn":
+                turn = line
+        if load.warmup_until == float("inf"):
+            load.connected.add((self.match_id, self.seat))
+            if len(load.connected) == 4 * load.matches:
+                load.warmup_until = time.perf_counter() + WARMUP_S
+        if turn is None:
+            return
+        if self.in_flight or self.timer is not None:
+            self.waiting_turn = turn  # played once the move in flight is answered
+            return
+        self.schedule(turn)
+
+    def schedule(self, turn: dict[str, Any]) -> None:
+        load = self.load
+        if load.interval:
+            now = time.perf_counter()
+            # Each match starts at a random phase: in step, N matches would move in waves
+            # of N requests at once and measure their own queueing.
+            due = load.next_move.get(self.match_id, now + random.random() * load.interval)
+            load.next_move[self.match_id] = max(due, now) + load.interval
+            if due > now:
+                self.timer = self.loop.call_later(due - now, self.move, turn)
+                return
+        self.move(turn)
+
+    def move(self, turn: dict[str, Any]) -> None:
+        self.timer = None
+        view = turn["match"]["view"]
+        move = (
+            {"move": view["allowed_contracts"][0]["move"]}
+            if view["allowed_contracts"]
+            else {"card": view["legal_cards"][0]}
+        )
+        request = self.endpoint.request(
+            "POST",
+            self.move_path,
+            {"Content-Type": "application/json", "Idempotency-Key": f"{self.seat}-{self.moves}"},
+            orjson.dumps({**move, "version": turn["version"]}),
+        )
+        self.in_flight = True
+        self.started = time.perf_counter()
+        self.send(request, retried=False)
+
+    def send(self, request: bytes, retried: bool) -> None:
+        requests = self.requests
+        if requests is None or not requests.usable:
+            # The keep-alive connection went (the server closed it): open another.
+            task = asyncio.ensure_future(Requests.open(self.endpoint))
+            task.add_done_callback(lambda done: self.reopened(done, request))
+            return
+
+        def answered(status: int, body: bytes) -> None:
+            if status == 0 and not retried:
+                self.send(request, retried=True)  # lost: safe to repeat (Idempotency-Key)
+                return
+            self.answered(status)
+
+        requests.send(request, answered)
+
+    def reopened(self, done: asyncio.Future[Requests], request: bytes) -> None:
+        if done.cancelled() or done.exception() is not None:
+            self.answered(0)
+            return
+        self.requests = done.result()
+        self.send(request, retried=True)
+
+    def answered(self, status: int) -> None:
+        load = self.load
+        elapsed = (time.perf_counter() - self.started) * 1000
+        self.in_flight = False
+        if status == 200:
+            self.moves += 1
+            load.moves += 1
+            if self.started < load.warmup_until:
+                load.warmup.append(elapsed)
+            else:
+                progress = min(1.0, 4 * self.moves / self.expected_moves)
+                load.latencies.append((progress, elapsed))
+                if load.timeline is not None:
+                    load.timeline.append((time.time(), elapsed))
+        else:
+            load.errors += 1
+        turn, self.waiting_turn = self.waiting_turn, None
+        if turn is not None and not self.done.done():
+            self.schedule(turn)
 
 
 def _key_bytes(redis: Any) -> dict[str, int]:
@@ -221,12 +306,15 @@ async def _drive(
     seconds: float,
     rate: float,
     cpu_seconds: Callable[[], float],
+    timeline: Path | None = None,
 ) -> dict[str, float]:
     import aiohttp
     from redis import Redis
 
     redis = Redis.from_url(redis_url)
     load = Load(base, matches, hands, rate)
+    if timeline is not None:
+        load.timeline = []
     timeout = aiohttp.ClientTimeout(total=None, sock_read=120)
     connector = aiohttp.TCPConnector(limit=0, limit_per_host=0)
     async with aiohttp.ClientSession(timeout=timeout, connector=connector) as session:
@@ -286,6 +374,8 @@ async def _drive(
         for task in pending:
             task.cancel()
         sampler.cancel()
+    if timeline is not None and load.timeline is not None:
+        timeline.write_bytes(orjson.dumps(load.timeline))
     mid, mid_all = samples[-1] if samples else (baseline, baseline_all)
     all_ms = [ms for _, ms in load.latencies]
     first = [ms for progress, ms in load.latencies if progress < 0.5]
@@ -354,14 +444,41 @@ def _wait_ready(base: str, process: subprocess.Popen[bytes], timeout: float = 60
 
 
 def run(
-    sizes: list[int], hands: int, workers: int, seconds: float, rate: float = 0.0
+    sizes: list[int],
+    hands: int,
+    workers: int,
+    seconds: float,
+    rate: float = 0.0,
+    timeline: Path | None = None,
 ) -> dict[int, dict[str, float]]:
     """Each case on a fresh Redis, database and service, so no case inherits another's
-    matches, open streams or warmed caches."""
-    return {size: _run_case(size, hands, workers, seconds, rate) for size in sizes}
+    matches, open streams or warmed caches. ``timeline``: write each case's measured moves
+    there as JSON ``[[wall-clock s, ms], ...]`` (``<name>.n<N><suffix>`` for several cases)."""
+    return {
+        size: _run_case(
+            size,
+            hands,
+            workers,
+            seconds,
+            rate,
+            None
+            if timeline is None
+            else timeline
+            if len(sizes) == 1
+            else timeline.with_name(f"{timeline.stem}.n{size}{timeline.suffix}"),
+        )
+        for size in sizes
+    }
 
 
-def _run_case(size: int, hands: int, workers: int, seconds: float, rate: float) -> dict[str, float]:
+def _run_case(
+    size: int,
+    hands: int,
+    workers: int,
+    seconds: float,
+    rate: float,
+    timeline: Path | None = None,
+) -> dict[str, float]:
     import uvloop
 
     from king_devservers import free_port, local_postgres_database, start_redis
@@ -375,7 +492,13 @@ def _run_case(size: int, hands: int, workers: int, seconds: float, rate: float) 
             base = f"http://127.0.0.1:{port}"
             env = {
                 **os.environ,
-                "REDIS_URL": redis_server.url,
+                # The service reaches its Redis on this machine over the Unix socket (as a
+                # deployment with Redis beside the service would), unless BENCH_REDIS=tcp.
+                "REDIS_URL": (
+                    redis_server.unix_url
+                    if redis_server.unix_url and os.environ.get("BENCH_REDIS", "unix") == "unix"
+                    else redis_server.url
+                ),
                 "DATABASE_URL": database_url,
                 "KING_KEY_PREFIX": "bench:",
                 "KING_LIVE_MOVE_MS": "600000",  # load must not make anyone lose on time
@@ -413,6 +536,7 @@ def _run_case(size: int, hands: int, workers: int, seconds: float, rate: float) 
                         seconds,
                         rate,
                         lambda: _cpu_seconds(process.pid),
+                        timeline,
                     )
                 )
             finally:
@@ -470,9 +594,14 @@ def main(argv: list[str]) -> None:
         default=90.0,
         help="stop each case after this long (0: play every match to the end)",
     )
+    parser.add_argument(
+        "--timeline",
+        type=Path,
+        help="write every measured move's (wall-clock time, ms) to this JSON file",
+    )
     args = parser.parse_args(argv)
     sizes = [10, 100, 1000] if args.full else [args.matches]
-    results = run(sizes, args.hands, args.workers, args.seconds, args.rate)
+    results = run(sizes, args.hands, args.workers, args.seconds, args.rate, args.timeline)
     main_size = 100 if 100 in results else sizes[0]
     for size, figures in results.items():
         prefix = "api" if size == main_size else f"api.n{size}"
