@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -231,11 +230,11 @@ class StreamView(MethodView):
         seat = record.seat_of(account.id) if query["turns"] else None
         match_id = record.match_id
 
-        def your_turn(after: int, announced: int) -> tuple[str, int]:
+        def your_turn(after: int, announced: int) -> tuple[bytes, int]:
             """The your_turn line if it is ``seat``'s turn at a version not announced yet."""
             hint = store.turn_after(match_id, after)
             if hint is not None and (hint[0] != seat or hint[1] == announced):
-                return "", announced
+                return b"", announced
             # The commit's own copy of the match when this process has it, else a load.
             current, state = store.snapshot_after(match_id, after) or store.load(match_id)
             if (
@@ -244,12 +243,12 @@ class StreamView(MethodView):
                 or state.current_player != seat
                 or current.version == announced
             ):
-                return "", announced
+                return b"", announced
             body = render.match(current, state, seat, settings.match.clocks, store.now_ms())
             line = {"type": "your_turn", "version": current.version, "match": body}
-            return orjson.dumps(line).decode() + "\n", current.version
+            return orjson.dumps(line) + b"\n", current.version
 
-        def lines() -> Iterator[str]:
+        def lines() -> Iterator[bytes]:
             after = query["after"]
             announced = -1
             started = time.monotonic()
@@ -268,24 +267,24 @@ class StreamView(MethodView):
                     )
                     chunk = []
                     if first and events and events[0]["seq"] > after + 1:
-                        chunk.append(json.dumps({"type": "reset", "first_seq": events[0]["seq"]}))
+                        chunk.append(orjson.dumps({"type": "reset", "first_seq": events[0]["seq"]}))
                     first = False
                     if not events:
                         heartbeat = {"type": "heartbeat", "server_time_ms": store.now_ms()}
-                        yield json.dumps(heartbeat) + "\n"
+                        yield orjson.dumps(heartbeat) + b"\n"
                         current, _ = store.load(match_id)  # applies a due timeout
                         if current.ended and after >= current.seq:
                             return
                         continue
                     finished = False
                     for event in events:
-                        chunk.append(orjson.dumps(event).decode())
+                        chunk.append(orjson.dumps(event))
                         after = event["seq"]
                         if event["type"] == "match_finished":
                             finished = True
                             break
-                    # One write for everything this wake-up brought.
-                    text = "\n".join(chunk) + "\n"
+                    # One write for everything this wake-up brought (bytes: nothing to encode).
+                    text = b"\n".join(chunk) + b"\n"
                     if seat is not None and not finished:
                         line, announced = your_turn(after, announced)
                         text += line
