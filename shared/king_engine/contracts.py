@@ -68,10 +68,11 @@ CONTRACTS: Final[tuple[ContractSpec, ...]] = (
 )  # fmt: skip
 
 _BY_CODE: Final = {spec.code: spec.id for spec in CONTRACTS}
+CONTRACT_CODES: Final = tuple(spec.code for spec in CONTRACTS)  # by id, for hot formatting
 
 
 def contract_code(contract: int) -> str:
-    return CONTRACTS[contract].code
+    return CONTRACT_CODES[contract]
 
 
 def parse_contract(code: str) -> int:

@@ -31,8 +31,8 @@ import struct
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
-from .cards import CARD_BIT, CARD_SUIT, SUIT_MASK, format_card, format_suit
-from .contracts import CONTRACTS, NO_TRUMP, TRUMP, contract_code
+from .cards import CARD_BIT, CARD_SUIT, SUIT_CHARS, SUIT_MASK, format_card, format_suit
+from .contracts import CONTRACT_CODES, CONTRACTS, NO_TRUMP, TRUMP, contract_code
 from .deal import deal_hand
 from .errors import BadInput, ConfigError, IllegalMove
 from .moves import (
@@ -66,8 +66,8 @@ class HandRecord(NamedTuple):
         return {
             "hand": self.hand_index,
             "declarer": self.declarer,
-            "contract": contract_code(self.contract),
-            "trump": format_suit(self.trump) if self.trump != NO_TRUMP else None,
+            "contract": CONTRACT_CODES[self.contract],
+            "trump": SUIT_CHARS[self.trump] if self.trump != NO_TRUMP else None,
             "points": list(self.points),
             "tricks_played": self.tricks_played,
         }

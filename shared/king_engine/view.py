@@ -9,10 +9,10 @@ match key. Bots get exactly this object and nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-from .cards import cards_in, format_card, format_suit
-from .contracts import CONTRACTS, NO_TRUMP, TRUMP, contract_code
+from .cards import CARD_CODES, SUIT_CHARS, card_codes, format_suit
+from .contracts import CONTRACT_CODES, CONTRACTS, NO_TRUMP, TRUMP, contract_code
 from .match import PHASE_CONTRACT, PHASE_NAMES, PHASE_PLAY, HandRecord, MatchState
 from .moves import ChooseContract
 
@@ -70,8 +70,10 @@ class SeatView:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form with card codes (the API's shape of a seat's view)."""
-        penalty_mask = CONTRACTS[self.contract].card_mask if self.contract >= 0 else 0
-        current = self.current_trick
+        contract = self.contract
+        penalty_mask = CONTRACTS[contract].card_mask if contract >= 0 else 0
+        tricks = self.tricks
+        current = tricks[-1] if tricks and tricks[-1].winner is None else None
         return {
             "seat": self.seat,
             "version": self.version,
@@ -80,29 +82,28 @@ class SeatView:
             "hand": self.hand_index,
             "phase": PHASE_NAMES[self.phase],
             "declarer": self.declarer,
-            "contract": contract_code(self.contract) if self.contract >= 0 else None,
-            "trump": format_suit(self.trump) if self.trump != NO_TRUMP else None,
+            "contract": CONTRACT_CODES[contract] if contract >= 0 else None,
+            "trump": SUIT_CHARS[self.trump] if self.trump != NO_TRUMP else None,
             "turn": self.turn if self.turn >= 0 else None,
-            "my_cards": [format_card(c) for c in cards_in(self.hand)],
+            "my_cards": card_codes(self.hand),
             "current_trick": _trick_dict(current) if current else None,
-            "tricks": [_trick_dict(t) for t in self.tricks if t.winner is not None],
+            "tricks": [_trick_dict(t) for t in tricks if t.winner is not None],
             "cards_left": list(self.cards_left),
             "tricks_taken": list(self.tricks_taken),
-            "penalty_cards_taken": [
-                [format_card(c) for c in cards_in(mask & penalty_mask)] for mask in self.taken
-            ],
+            "penalty_cards_taken": [card_codes(mask & penalty_mask) for mask in self.taken],
             "hand_points": list(self.hand_points),
             "totals": list(self.totals),
             "score_sheet": [record.to_dict() for record in self.sheet],
-            "legal_cards": [format_card(c) for c in cards_in(self.legal_cards)],
+            "legal_cards": card_codes(self.legal_cards),
             "allowed_contracts": [_contract_dict(m) for m in self.allowed_contracts],
         }
 
 
 def _trick_dict(trick: Trick) -> dict[str, Any]:
+    codes = CARD_CODES  # the cards of a Trick come from the engine or parse_card: 0..51
     return {
         "leader": trick.leader,
-        "plays": [{"seat": seat, "card": format_card(card)} for seat, card in trick.plays],
+        "plays": [{"seat": seat, "card": codes[card]} for seat, card in trick.plays],
         "winner": trick.winner,
     }
 
@@ -115,21 +116,26 @@ def _contract_dict(move: ChooseContract) -> dict[str, Any]:
     }
 
 
+# Play byte (seat << 6 | card) -> its (seat, card) pair, shared by every Trick (pairs are
+# immutable): cheaper than building the pair for each play of each view.
+_PLAY_PAIRS: Final = tuple((p >> 6, p & 63) for p in range(256))
+
+
 def _tricks(state: MatchState) -> tuple[Trick, ...]:
     plays = state.plays
-    tricks = []
     winners = _trick_winners(state)
-    for start in range(0, len(plays), 4):
-        chunk = plays[start : start + 4]
-        index = start // 4
-        tricks.append(
+    won = len(winners)
+    pairs = _PLAY_PAIRS
+    return tuple(
+        [
             Trick(
-                chunk[0] >> 6,
-                tuple((p >> 6, p & 63) for p in chunk),
-                winners[index] if index < len(winners) else None,
+                plays[start] >> 6,
+                tuple([pairs[p] for p in plays[start : start + 4]]),
+                winners[start >> 2] if start >> 2 < won else None,
             )
-        )
-    return tuple(tricks)
+            for start in range(0, len(plays), 4)
+        ]
+    )
 
 
 def _trick_winners(state: MatchState) -> list[int]:
