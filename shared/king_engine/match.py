@@ -524,28 +524,34 @@ def _decode(data: bytes) -> MatchState:
     ruleset.check_length(num_hands)
     key = bytes(view[offset : offset + 32])
     offset += 32
-    hands = []
-    for _ in range(4):
-        hands.append(int.from_bytes(view[offset : offset + 7], "big"))
-        offset += 7
+    hands = [
+        int.from_bytes(view[start : start + 7], "big") for start in range(offset, offset + 28, 7)
+    ]
+    offset += 28
     n_plays = view[offset]
     plays = list(view[offset + 1 : offset + 1 + n_plays])
     offset += 1 + n_plays
     n_sheet = view[offset]
     offset += 1
     state = MatchState._blank(ruleset, num_hands, key)
+    sheet, record_usage = state.sheet, state.usage.record
+    unpack_record, record_size = _RECORD.unpack_from, _RECORD.size
+    t0 = t1 = t2 = t3 = 0  # the totals (a late state has many records: keep this loop lean)
     for index in range(n_sheet):
-        code, tricks_played, p0, p1, p2, p3 = _RECORD.unpack_from(view, offset)
-        points = (p0, p1, p2, p3)
-        offset += _RECORD.size
+        code, tricks_played, p0, p1, p2, p3 = unpack_record(view, offset)
+        offset += record_size
         rec_contract = code >> 2
         rec_trump = code & 3 if rec_contract == TRUMP else NO_TRUMP
         declarer = ruleset.declarer(index)
-        record = HandRecord(index, declarer, rec_contract, rec_trump, points, tricks_played)
-        state.sheet.append(record)
-        state.usage.record(declarer, rec_contract, rec_trump)
-        for seat in range(4):
-            state.totals[seat] += points[seat]
+        sheet.append(
+            HandRecord(index, declarer, rec_contract, rec_trump, (p0, p1, p2, p3), tricks_played)
+        )
+        record_usage(declarer, rec_contract, rec_trump)
+        t0 += p0
+        t1 += p1
+        t2 += p2
+        t3 += p3
+    state.totals = [t0, t1, t2, t3]
     if offset != len(data) or n_sheet != min(hand_index + (phase == PHASE_OVER), num_hands):
         raise BadInput("bad_state", "serialised state has the wrong length")
     # Rebuild the hand as dealt (current cards plus the ones played) and replay its plays.
@@ -574,18 +580,75 @@ def _decode(data: bytes) -> MatchState:
         state.rules = ruleset.hand_rules(contract, trump)
         state.usage.record(state.turn, contract, trump)
         state.phase = PHASE_PLAY
-        for play in plays:
-            if play >> 6 != state.turn or not state.hands[state.turn] >> (play & 63) & 1:
-                raise BadInput("bad_state", "serialised plays do not replay")
-            state._play(play & 63, None)
-        if state.phase != PHASE_PLAY or state.hand_index != hand_index:
-            raise BadInput("bad_state", "serialised plays end the hand")
+        _replay(state, plays)
     elif plays or phase != PHASE_CONTRACT:
         raise BadInput("bad_state", "bad phase")
     if (state.turn & 0xFF) != turn:
         raise BadInput("bad_state", "serialised turn does not match the replay")
     state.version = version
     return state
+
+
+def _replay(state: MatchState, plays: list[int]) -> None:
+    """Replay the plays of a decoded hand on ``state``, at the start of its play phase.
+
+    The same steps as ``_play`` card by card, but on local variables, as in
+    ``simulate.play_random_hand``: replaying is most of the work of decoding. Raises
+    ``BadInput("bad_state")`` if a play is not the mover's card or the plays end the hand (a
+    stored state is never between hands). The tests compare it with ``_play``.
+    """
+    rules = state.rules
+    assert rules is not None
+    trump, early = state.trump, rules.early_end_mask
+    hands, hand_points, tricks_taken, taken = (
+        state.hands,
+        state.hand_points,
+        state.tricks_taken,
+        state.taken,
+    )
+    suit_of = CARD_SUIT
+    turn = state.turn
+    trick = count = earlier = trick_no = 0
+    led = leader = best = best_seat = -1
+    for play in plays:
+        card = play & 63
+        bit = 1 << card
+        hand = hands[turn]
+        if play >> 6 != turn or not hand & bit:
+            raise BadInput("bad_state", "serialised plays do not replay")
+        suit = suit_of[card]  # an IndexError for a card over 51, as in _play
+        hands[turn] = hand ^ bit
+        if count == 0:
+            led = suit
+            leader = best_seat = turn
+            best = card
+        elif suit == suit_of[best]:
+            if card > best:
+                best = card
+                best_seat = turn
+        elif suit == trump:
+            best = card
+            best_seat = turn
+        trick |= bit
+        count += 1
+        if count < 4:
+            turn = (turn + 1) & 3
+            continue
+        # The trick is complete: the best card takes it and its holder leads next.
+        hand_points[best_seat] += rules.trick_points(trick, trick_no)
+        tricks_taken[best_seat] += 1
+        taken[best_seat] |= trick
+        earlier |= trick
+        trick_no += 1
+        trick = count = 0
+        led = -1
+        turn = best_seat
+        if trick_no == TRICKS_PER_HAND or (early and earlier & early == early):
+            raise BadInput("bad_state", "serialised plays end the hand")
+    state.plays = plays
+    state.trick, state.trick_count, state.led = trick, count, led
+    state.leader, state.best, state.best_seat = leader, best, best_seat
+    state.earlier, state.trick_no, state.turn = earlier, trick_no, turn
 
 
 def new_match(ruleset: str, num_hands: int, match_key: bytes) -> MatchState:

@@ -430,3 +430,23 @@ def test_corrupted_bytes_decode_as_the_reference(
     else:
         assert isinstance(got, MatchState)
         assert_same_state(got, want)
+
+
+@pytest.mark.parametrize(("ruleset", "length"), CONFIGS)
+def test_plays_that_end_the_hand_are_rejected(ruleset: str, length: int) -> None:
+    """A stored state is never between hands: a hand's every play (with any turn, and with a
+    play after them) is ``bad_state``, as it was, for early-ending hands too."""
+    for seed in range(12):
+        states = random_states(ruleset, length, seed, seed)
+        first, last = states[1], states[-3]
+        assert first.phase == PHASE_PLAY and not first.plays
+        whole = [*last.plays, last.turn << 6 | last.legal_actions()[0]]
+        for plays in (whole, [*whole, whole[0]], [*whole, 0], [*whole, 0x41]):
+            hands = first.hands[:]
+            for play in plays:
+                hands[play >> 6] &= ~(1 << (play & 63))
+            for turn in (0, 1, 2, 3, 255):
+                data = hand_bytes(first, plays, hands, turn)
+                want = decode_outcome(ref_from_bytes, data)
+                assert want == "BadInput:bad_state"
+                assert decode_outcome(MatchState.from_bytes, data) == want
