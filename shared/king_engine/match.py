@@ -554,15 +554,16 @@ def _decode(data: bytes) -> MatchState:
     state.totals = [t0, t1, t2, t3]
     if offset != len(data) or n_sheet != min(hand_index + (phase == PHASE_OVER), num_hands):
         raise BadInput("bad_state", "serialised state has the wrong length")
-    # Rebuild the hand as dealt (current cards plus the ones played) and replay its plays.
+    # The hand as dealt (current cards plus the ones played); in play, _replay replays it.
     state.hand_index = hand_index
     state.phase = PHASE_CONTRACT
     state.contract = -1
     state.trump = NO_TRUMP
     state.rules = None
     state.hands = hands
-    for play in plays:
-        state.hands[play >> 6] |= 1 << (play & 63)
+    if phase != PHASE_PLAY:  # (_replay does without: see there)
+        for play in plays:
+            hands[play >> 6] |= 1 << (play & 63)
     state.plays = []
     state.trick = state.trick_count = state.earlier = state.trick_no = 0
     state.led = state.leader = state.best = state.best_seat = -1
@@ -596,6 +597,11 @@ def _replay(state: MatchState, plays: list[int]) -> None:
     ``simulate.play_random_hand``: replaying is most of the work of decoding. Raises
     ``BadInput("bad_state")`` if a play is not the mover's card or the plays end the hand (a
     stored state is never between hands). The tests compare it with ``_play``.
+
+    ``state.hands`` come as stored, not rebuilt as dealt: a dealt hand is the stored cards
+    plus every card the seat plays, so a seat held a card when it played it unless it had
+    already played it, and in the end it holds its stored cards less those it played (which
+    drops a played card the bytes also list as held, as replaying the dealt hand did).
     """
     rules = state.rules
     assert rules is not None
@@ -610,14 +616,14 @@ def _replay(state: MatchState, plays: list[int]) -> None:
     turn = state.turn
     trick = count = earlier = trick_no = 0
     led = leader = best = best_seat = -1
+    played = [0, 0, 0, 0]  # by seat
     for play in plays:
         card = play & 63
         bit = 1 << card
-        hand = hands[turn]
-        if play >> 6 != turn or not hand & bit:
+        if play >> 6 != turn or played[turn] & bit:
             raise BadInput("bad_state", "serialised plays do not replay")
         suit = suit_of[card]  # an IndexError for a card over 51, as in _play
-        hands[turn] = hand ^ bit
+        played[turn] |= bit
         if count == 0:
             led = suit
             leader = best_seat = turn
@@ -645,6 +651,8 @@ def _replay(state: MatchState, plays: list[int]) -> None:
         turn = best_seat
         if trick_no == TRICKS_PER_HAND or (early and earlier & early == early):
             raise BadInput("bad_state", "serialised plays end the hand")
+    for seat in range(4):
+        hands[seat] &= ~played[seat]
     state.plays = plays
     state.trick, state.trick_count, state.led = trick, count, led
     state.leader, state.best, state.best_seat = leader, best, best_seat

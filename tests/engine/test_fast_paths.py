@@ -450,3 +450,34 @@ def test_plays_that_end_the_hand_are_rejected(ruleset: str, length: int) -> None
                 want = decode_outcome(ref_from_bytes, data)
                 assert want == "BadInput:bad_state"
                 assert decode_outcome(MatchState.from_bytes, data) == want
+
+
+@pytest.mark.parametrize(("ruleset", "length"), CONFIGS)
+def test_cards_played_twice_or_still_held_decode_as_the_reference(
+    ruleset: str, length: int
+) -> None:
+    """A seat playing a card it played before is ``bad_state``; a played card still in the
+    stored hand decodes as it did (the replay takes it out)."""
+    for seed in range(6):
+        states = random_states(ruleset, length, seed, seed)
+        first, last = states[1], states[-3]
+        whole = [*last.plays, last.turn << 6 | last.legal_actions()[0]]
+        for k in range(1, len(whole)):
+            seat = whole[k] >> 6
+            before = [p for p in whole[:k] if p >> 6 == seat]
+            hands = first.hands[:]
+            for play in whole[:k]:
+                hands[play >> 6] &= ~(1 << (play & 63))
+            cases = [(whole[:k], [h | (1 << (whole[k - 1] & 63)) for h in hands])]
+            if before:
+                cases.append(([*whole[:k], before[-1]], hands))
+            for plays, held in cases:
+                for turn in (0, 1, 2, 3):
+                    data = hand_bytes(first, plays, held, turn)
+                    got = decode_outcome(MatchState.from_bytes, data)
+                    want = decode_outcome(ref_from_bytes, data)
+                    if isinstance(want, str):
+                        assert got == want
+                    else:
+                        assert isinstance(got, MatchState)
+                        assert_same_state(got, want)
