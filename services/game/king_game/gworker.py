@@ -1,0 +1,124 @@
+"""The game service's gunicorn worker: gevent's own WSGI server (``pywsgi``) inside gunicorn.
+
+gunicorn ships two gevent workers. The default (``gevent``) parses requests and writes answers
+with gunicorn's own HTTP code; ``gevent_pywsgi`` hands each connection to gevent's ``pywsgi``.
+Measured with ``wrk`` against a one-line WSGI app (one worker, a POST of a move's size, see
+docs/benchmarks-api.md), pywsgi answers a request for about 105 µs of CPU against about 165 µs,
+and a streamed NDJSON line costs the same in both. Part of the difference: gunicorn writes an
+answer's head and body with two sends, pywsgi with one. A move is one POST and four stream
+lines, so the request's share matters.
+
+``GameHandler`` changes three things in gunicorn's pywsgi handler:
+
+* an idle limit: pywsgi has no keep-alive limit, so an idle connection would hold its greenlet
+  for as long as the client keeps it open. Each request line must come within the ``keepalive``
+  seconds (default 30 in ``deploy/gunicorn_game.py``), else the connection is closed. A stream
+  is not affected: it is one request, and its wait is for our own events;
+* the request headers are parsed by the C parser gunicorn itself uses (``gunicorn_h1c``,
+  picohttpparser) instead of ``http.client.parse_headers``, which goes through the ``email``
+  package and was 5 % of the workers' CPU at 1,000 moves/s. It is also stricter: obsolete line
+  folding, bad header names and control characters in values get 400;
+* no access-log record is built when the access log is off.
+
+Use: ``worker_class = "king_game.gworker.GameWorker"`` (the default in
+``deploy/gunicorn_game.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import gevent
+import gunicorn_h1c
+from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler
+
+#: Limits on a request's header section, as http.client's (which pywsgi used).
+MAX_HEADER_LINE = 65536
+MAX_HEADERS = 100
+
+
+class Headers:
+    """A request's headers, with the part of ``http.client.HTTPMessage``'s interface pywsgi
+    uses: ``get``/``getheader`` (case-insensitive, first one), ``del``, ``headers`` (the lines),
+    ``typeheader``; ``status`` is non-empty when the section was unreadable (pywsgi then
+    answers 400)."""
+
+    __slots__ = ("pairs", "status")
+
+    def __init__(self, pairs: list[tuple[str, str]], status: str = "") -> None:
+        self.pairs = pairs
+        self.status = status
+
+    def get(self, name: str, default: Any = None) -> Any:
+        name = name.lower()
+        for key, value in self.pairs:
+            if key.lower() == name:
+                return value
+        return default
+
+    getheader = get
+
+    def __delitem__(self, name: str) -> None:
+        name = name.lower()
+        self.pairs = [(key, value) for key, value in self.pairs if key.lower() != name]
+
+    @property
+    def headers(self) -> Iterator[str]:
+        for key, value in self.pairs:
+            yield f"{key}: {value}\r\n"
+
+    @property
+    def typeheader(self) -> str | None:
+        value: str | None = self.get("content-type")
+        return value
+
+
+def read_headers(rfile: Any) -> Headers:
+    """Read a request's header section from ``rfile`` (up to its empty line) and parse it."""
+    lines = []
+    while True:
+        line = rfile.readline(MAX_HEADER_LINE + 1)
+        if len(line) > MAX_HEADER_LINE:
+            return Headers([], "Line too long")
+        if line in (b"\r\n", b"\n", b""):
+            break
+        lines.append(line)
+        if len(lines) > MAX_HEADERS:
+            return Headers([], "Too many headers")
+    try:
+        parsed = gunicorn_h1c.parse_headers(b"".join(lines) + b"\r\n")
+    except gunicorn_h1c.ParseError as exc:
+        return Headers([], str(exc) or "Invalid headers")
+    return Headers([(name.decode("latin-1"), value.decode("latin-1")) for name, value in parsed])
+
+
+class GameHandler(PyWSGIHandler):  # type: ignore[misc]
+    """gunicorn's pywsgi handler with an idle limit, the C header parser and no access-log
+    record when the access log is off (see the module's docstring)."""
+
+    #: Set by ``GameWorker`` from gunicorn's ``keepalive`` setting.
+    idle_s: float = 30.0
+
+    def read_requestline(self) -> Any:
+        line = ""
+        with gevent.Timeout(self.idle_s, False):  # (False: on expiry, just leave the block)
+            line = super().read_requestline()
+        return line
+
+    def MessageClass(self, rfile: Any, *args: Any) -> Headers:  # (pywsgi's name for it)
+        return read_headers(rfile)
+
+    def log_request(self) -> None:
+        if self.server.log.access_log_enabled:
+            super().log_request()
+
+
+class GameWorker(GeventPyWSGIWorker):  # type: ignore[misc]
+    """gunicorn's ``gevent_pywsgi`` worker with ``GameHandler``."""
+
+    def init_process(self) -> None:
+        self.wsgi_handler = type(
+            "GameHandler", (GameHandler,), {"idle_s": float(self.cfg.keepalive or 30)}
+        )
+        super().init_process()

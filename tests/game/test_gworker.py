@@ -1,0 +1,188 @@
+"""The game worker (gunicorn + gevent's pywsgi) under a real gunicorn: answers and streams as a
+client expects them on a keep-alive connection, and an idle connection is closed after the
+keep-alive limit while a slow stream is not."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from king_devservers import free_port
+from king_game.gworker import read_headers
+
+APP = """
+import time
+
+def app(environ, start_response):
+    path = environ["PATH_INFO"]
+    if path == "/slow-stream":
+        start_response("200 OK", [("Content-Type", "application/x-ndjson")])
+        def lines():
+            for n in range(3):
+                time.sleep(0.8)  # longer apart than the keep-alive limit
+                yield b'{"n": %d}\\n' % n
+        return lines()
+    body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+    answer = b'{"path": "%s", "got": %d}' % (path.encode(), len(body))
+    start_response("200 OK", [("Content-Type", "application/json"),
+                              ("Content-Length", str(len(answer)))])
+    return [answer]
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    folder: Path = tmp_path_factory.mktemp("gworker")
+    (folder / "tinyapp.py").write_text(textwrap.dedent(APP))
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--chdir",
+            str(folder),
+            "-k",
+            "king_game.gworker.GameWorker",
+            "--keep-alive",
+            "1",
+            "-w",
+            "1",
+            "-b",
+            f"127.0.0.1:{port}",
+            "tinyapp:app",
+        ]
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("gunicorn did not start") from None
+                time.sleep(0.1)
+        yield "127.0.0.1", port
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def _read_answer(sock: socket.socket) -> tuple[bytes, bytes]:
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(
+        next(
+            line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")
+        ).split(b":")[1]
+    )
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head, body
+
+
+def test_answers_on_a_keep_alive_connection(server):
+    with socket.create_connection(server, 5) as sock:
+        for n in range(3):
+            body = b'{"card": "QS"}' * n
+            sock.sendall(
+                b"POST /v1/moves/%d HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n%s" % (n, len(body), body)
+            )
+            head, answer = _read_answer(sock)
+            assert head.startswith(b"HTTP/1.1 200 OK\r\n")
+            assert answer == b'{"path": "/v1/moves/%d", "got": %d}' % (n, len(body))
+
+
+def test_an_idle_keep_alive_connection_is_closed_after_the_limit(server):
+    with socket.create_connection(server, 10) as sock:
+        sock.sendall(b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+        _read_answer(sock)
+        started = time.monotonic()
+        assert sock.recv(100) == b""  # the server closed it
+        assert 0.5 < time.monotonic() - started < 5
+
+
+def test_a_stream_slower_than_the_limit_is_not_cut(server):
+    with socket.create_connection(server, 10) as sock:
+        sock.sendall(b"GET /slow-stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        data = b""
+        while not data.endswith(b"0\r\n\r\n"):
+            chunk = sock.recv(65536)
+            assert chunk, "the stream was cut"
+            data += chunk
+        assert b"Transfer-Encoding: chunked" in data
+        assert all(b'{"n": %d}\n' % n in data for n in range(3))
+
+
+# ---------------------------------------------------------------- the header parser
+
+NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-"
+TOKEN = st.text(alphabet=NAME_CHARS, min_size=1, max_size=12)
+VALUE = st.text(
+    alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E), min_size=0, max_size=30
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(TOKEN, VALUE), max_size=12),
+    st.sampled_from(["content-type", "Content-Length", "X-Missing"]),
+)
+def test_headers_read_as_http_client_reads_them(pairs, asked):
+    raw = b"".join(f"{name}: {value}\r\n".encode() for name, value in pairs) + b"\r\nbody"
+    theirs = http.client.parse_headers(io.BytesIO(raw))
+    ours_file = io.BytesIO(raw)
+    ours = read_headers(ours_file)
+    assert ours.status == ""
+    assert ours_file.read() == b"body"  # stopped at the empty line
+    assert list(ours.headers) == [f"{k}: {v}\r\n" for k, v in theirs.items()]
+    for name in {asked, *(name.swapcase() for name, _ in pairs)}:
+        assert ours.get(name) == theirs.get(name)
+        assert ours.getheader(name, "-") == theirs.get(name, "-")
+    assert ours.typeheader == theirs.get("content-type")
+    del ours["CONTENT-LENGTH"]
+    assert ours.get("content-length") is None
+    assert len(list(ours.headers)) == sum(1 for k, _ in pairs if k.lower() != "content-length")
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        (b"A: 1\r\n  folded\r\n\r\n", "obsolete folding"),
+        (b"no colon here\r\n\r\n", "not a header"),
+        (b"Bad Name: 1\r\n\r\n", "space in a name"),
+        (b"A: x\x00y\r\n\r\n", "a NUL in a value"),
+        (b"A: " + b"x" * 70_000 + b"\r\n\r\n", "a line over 64 KB"),
+        (b"".join(b"H%d: v\r\n" % n for n in range(101)) + b"\r\n", "over 100 headers"),
+    ],
+)
+def test_unreadable_headers_are_refused(raw, why):
+    assert read_headers(io.BytesIO(raw)).status, why
+
+
+def test_a_bad_header_gets_400_and_the_worker_keeps_serving(server):
+    with socket.create_connection(server, 5) as sock:
+        sock.sendall(b"GET /a HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n")
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+        assert data.startswith(b"HTTP/1.1 400")
+    with socket.create_connection(server, 5) as sock:
+        sock.sendall(b"GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+        head, answer = _read_answer(sock)
+        assert head.startswith(b"HTTP/1.1 200") and b'"/b"' in answer
