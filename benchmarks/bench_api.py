@@ -492,11 +492,11 @@ def _run_case(
             base = f"http://127.0.0.1:{port}"
             env = {
                 **os.environ,
-                # The service reaches its Redis on this machine over the Unix socket (as a
-                # deployment with Redis beside the service would), unless BENCH_REDIS=tcp.
+                # TCP, as a deployment reaches its Redis; BENCH_REDIS=unix for the Unix socket
+                # (measured: no difference beyond the noise, see docs/benchmarks-api.md).
                 "REDIS_URL": (
                     redis_server.unix_url
-                    if redis_server.unix_url and os.environ.get("BENCH_REDIS", "unix") == "unix"
+                    if redis_server.unix_url and os.environ.get("BENCH_REDIS") == "unix"
                     else redis_server.url
                 ),
                 "DATABASE_URL": database_url,
