@@ -119,3 +119,40 @@ def test_broadcasts_reach_their_callback(redis):
         assert heard and heard[0] == "abcd"
     finally:
         notifier.stop()
+
+
+def test_a_wait_times_out_by_the_ticker_and_leaves_nothing_behind(redis):
+    from king_match.notify import TICK_S
+
+    notifier = EventNotifier(redis, f"n{uuid.uuid4().hex[:8]}:")
+    try:
+        with notifier.watching("quiet"):
+            for timeout in (0.05, 0.3):
+                started = time.monotonic()
+                assert notifier.wait("quiet", 0, timeout) is False  # nothing happened
+                waited = time.monotonic() - started
+                assert timeout <= waited < timeout + TICK_S + 0.5
+        assert notifier._sleeping == {}  # no waiter is kept after its wait
+        # Waiting many at once: each wakes at its own deadline.
+        woke: dict[float, float] = {}
+
+        def waiter(timeout: float) -> None:
+            with notifier.watching("quiet"):
+                started = time.monotonic()
+                notifier.wait("quiet", 0, timeout)
+                woke[timeout] = time.monotonic() - started
+
+        threads = [threading.Thread(target=waiter, args=(t,)) for t in (0.2, 0.6, 1.0)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(5)
+        assert sorted(woke) == [0.2, 0.6, 1.0]
+        assert all(t <= woke[t] < t + TICK_S + 0.5 for t in woke)
+    finally:
+        notifier.stop()
+    # After stop the ticker is gone: a wait times itself instead of hanging.
+    with notifier.watching("quiet"):
+        started = time.monotonic()
+        assert notifier.wait("quiet", 0, 0.2) is False
+        assert time.monotonic() - started < 2
