@@ -12,11 +12,11 @@ Printed figures (``name: value``):
 * ``api.moves_per_s`` — applied moves per second over the play phase;
 * ``api.move_p50_ms`` / ``api.move_p99_ms`` — POST latency percentiles once every stream is
   connected (the moves before that, and 1 s after — 4N streams connecting, every match's
-  first moves at once — give ``api.move_p99_ms_warmup``);
+  first moves at once — give ``api.move_p99_ms_warmup``) and until the key sizes are read;
 * ``api.move_p50_ms_first_half`` / ``_second_half`` — latency early and late in the matches;
-* ``api.redis_bytes_per_match`` — Redis ``used_memory`` during play (65 s in, or 3/4 of a
-  shorter run) minus the baseline before the tables were created, divided by N (match state,
-  event log, deadlines, token cache and rate limiter counters all included);
+* ``api.redis_bytes_per_match`` — Redis ``used_memory`` during play (65 s in, or 2 s before
+  the end of a shorter run) minus the baseline before the tables were created, divided by N
+  (match state, event log, deadlines, token cache and rate limiter counters all included);
 * ``api.redis_match_keys_bytes_per_match`` / ``…player_keys…`` and
   ``api.redis_bytes_per_match.<kind>`` — ``MEMORY USAGE`` of the keys at that moment.
 
@@ -72,6 +72,9 @@ class Load:
         #: match makes its first moves at once: reported apart (``move_p99_ms_warmup``).
         self.warmup_until = float("inf")
         self.warmup: list[float] = []
+        #: Latencies are recorded until then: the key-size sample at the end of the run
+        #: (``_drive``) reads every key, which disturbs the service and this process.
+        self.measure_until = float("inf")
         self.connected: set[tuple[str, int]] = set()
         self.moves = 0
         self.errors = 0
@@ -248,6 +251,8 @@ class Player:
             load.moves += 1
             if self.started < load.warmup_until:
                 load.warmup.append(elapsed)
+            elif time.perf_counter() >= load.measure_until:
+                pass  # answered while the key sizes were being read (see ``_drive``)
             else:
                 progress = min(1.0, 4 * self.moves / self.expected_moves)
                 load.latencies.append((progress, elapsed))
@@ -346,11 +351,13 @@ async def _drive(
             for seat in range(4)
         ]
 
-        # Memory is read once play has gone on for a while (65 s, or 3/4 of a shorter run, or
-        # 60 % of the moves if the matches get that far first): the rate-limiter counters of
-        # the set-up requests (sign-up, tables) are then expiring, as they would have in a
-        # match that has been running for minutes, and every match is still being played.
-        sample_at = min(65.0, 0.75 * seconds) if seconds else 65.0
+        # Memory is read once play has gone on for a while (65 s, or 2 s before the end of a
+        # shorter run, or at 60 % of the moves if the matches get that far first): the
+        # rate-limiter counters of the set-up requests (sign-up, tables) are then expiring, as
+        # they would have in a match that has been running for minutes, and every match is
+        # still being played. Reading the key sizes (MEMORY USAGE of every key) loads Redis and
+        # this process, so the latencies measured end when it starts.
+        sample_at = min(65.0, max(0.75 * seconds, seconds - 2.0)) if seconds else 65.0
         sample_moves = 0.6 * matches * hands * 52
 
         async def sample() -> None:
@@ -363,6 +370,7 @@ async def _drive(
                 samples.append(await asyncio.to_thread(_memory, redis))
                 late = time.perf_counter() - started >= sample_at or load.moves >= sample_moves
                 if not key_bytes and late:
+                    load.measure_until = time.perf_counter()
                     key_bytes.update(await asyncio.to_thread(_key_bytes, redis))
                     samples[:] = [samples[-1]]
                     return
