@@ -379,6 +379,11 @@ async def _drive(
         _done, pending = await asyncio.wait(tasks, timeout=seconds or None)
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds() - cpu_started
+        moves = load.moves
+        if load.measure_until != float("inf") and not sampler.done():
+            # The key sizes are being read (it takes seconds at N = 1,000): let it finish
+            # while the matches are still being played.
+            await asyncio.wait([sampler], timeout=120)
         for task in pending:
             task.cancel()
         sampler.cancel()
@@ -390,7 +395,7 @@ async def _drive(
     second = [ms for progress, ms in load.latencies if progress >= 0.5]
     return {
         "offered_moves_per_s": rate,  # 0: unpaced (every player moves as soon as it may)
-        "moves_per_s": load.moves / elapsed,
+        "moves_per_s": moves / elapsed,
         "move_p50_ms": _percentile(all_ms, 0.5),
         "move_p99_ms": _percentile(all_ms, 0.99),
         "move_p99_ms_warmup": _percentile(load.warmup, 0.99),
@@ -406,15 +411,15 @@ async def _drive(
             if name.startswith("kind:")
         },
         "matches_finished": load.finished,
-        "moves": load.moves,
+        "moves": moves,
         "rejected_moves": load.errors,
         "seconds": elapsed,
         "mean_ms": statistics.fmean(all_ms) if all_ms else float("nan"),
         # The service's CPU (master and workers) during play only, over the moves: what
         # one move costs; and what both cores could serve at that cost with nothing else
         # running (the load generator and Redis share them here).
-        "server_cpu_ms_per_move": 1000 * cpu / max(1, load.moves),
-        "capacity_moves_per_s_2_cores": 2 * load.moves / max(cpu, 1e-9),
+        "server_cpu_ms_per_move": 1000 * cpu / max(1, moves),
+        "capacity_moves_per_s_2_cores": 2 * moves / max(cpu, 1e-9),
     }
 
 
