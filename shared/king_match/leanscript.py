@@ -64,44 +64,35 @@ class LeanScript:
             reserve.clear()
             self.pid = os.getpid()
         if reserve:
-            connection = reserve.pop()
             try:
-                return self._run(connection, command)
+                return self._run(reserve.pop(), command, keys, args)
             except ConnectionError:
-                # It may have died while it waited: once more on a checked connection.
-                self.redis.connection_pool.release(connection)
-            except NoScriptError:
-                return self.script(keys=keys, args=args)
-        pool = redis.connection_pool
-        connection = pool.get_connection()
-        try:
-            return self._run(connection, command)
-        except ConnectionError:
-            pool.release(connection)
-            raise
-        except NoScriptError:
-            return self.script(keys=keys, args=args)  # the reply was read: it went back
+                pass  # it may have died while it waited: once more on a checked connection
+        return self._run(redis.connection_pool.get_connection(), command, keys, args)
 
-    def _run(self, connection: Any, command: bytes) -> Any:
-        """Send and read on ``connection``; it goes back to the reserve after a reply, to the
-        pool after an error (``ConnectionError``: the caller releases it)."""
+    def _run(
+        self,
+        connection: Any,
+        command: bytes,
+        keys: Sequence[str],
+        args: Sequence[str | bytes | int],
+    ) -> Any:
+        """Send and read on ``connection``: back to the reserve after a reply, to the pool after
+        anything else."""
+        pool = self.redis.connection_pool
         try:
             connection.send_packed_command([command], check_health=False)
             reply = connection.read_response()
         except NoScriptError:
-            # Rare (a restart): back to the pool, from which redis-py's Script takes it.
-            self.redis.connection_pool.release(connection)
-            raise
-        except ConnectionError:
-            raise  # the caller decides: release, or once more
+            # Rare (a restart). The reply was read, so the connection is fine: back to the pool,
+            # from which redis-py's Script takes one to load the script and run the call.
+            pool.release(connection)
+            return self.script(keys=keys, args=args)
         except BaseException:
-            self.redis.connection_pool.release(connection)  # disconnected or mid-reply
+            pool.release(connection)  # disconnected, or mid-reply
             raise
-        self._give_back(connection)
-        return reply
-
-    def _give_back(self, connection: Any) -> None:
         if len(self.reserve) < self.reserve_size:
             self.reserve.append(connection)
         else:
-            self.redis.connection_pool.release(connection)
+            pool.release(connection)
+        return reply
