@@ -28,8 +28,8 @@ bind = os.environ.get("GAME_BIND", "0.0.0.0:8000")
 # Two workers per core: the CPU-bound part (JSON, the engine) is spread over the cores; the
 # waiting part is gevent's.
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# gevent's own HTTP server (pywsgi) in each worker, with gunicorn's keep-alive limit: about
-# 60 µs less CPU per request than gunicorn's gevent worker (king_game/gworker.py).
+# gevent's own HTTP server (pywsgi) in each worker, with gunicorn's keep-alive limit and C header
+# parser: about half the CPU per request of gunicorn's gevent worker (king_game/gworker.py).
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "king_game.gworker.GameWorker")
 # Open connections per worker (streams and long-polls included) before gunicorn stops
 # accepting more on that worker.
