@@ -620,8 +620,10 @@ def main(argv: list[str]) -> None:
         prefix = "api" if size == main_size else f"api.n{size}"
         print(f"{prefix}.matches: {size}")
         for name, value in figures.items():
+            # CPU per move keeps three decimals: changes of a few per cent matter there.
+            digits = 3 if name == "server_cpu_ms_per_move" else 1
             print(
-                f"{prefix}.{name}: {value:.1f}"
+                f"{prefix}.{name}: {value:.{digits}f}"
                 if isinstance(value, float)
                 else f"{prefix}.{name}: {value}"
             )
