@@ -13,6 +13,7 @@ import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -186,3 +187,90 @@ def test_a_bad_header_gets_400_and_the_worker_keeps_serving(server):
         sock.sendall(b"GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
         head, answer = _read_answer(sock)
         assert head.startswith(b"HTTP/1.1 200") and b'"/b"' in answer
+
+
+# ---------------------------------------------------------------- sends
+
+
+def _served_in_process(handler_class: type, app: Any, request: bytes) -> tuple[bytes, list[str]]:
+    """Serve ``request`` with ``handler_class`` on one end of a socket pair (in this process,
+    under gevent); the bytes the client got and the socket calls that sent them."""
+    import gevent
+    import gevent.socket
+    from gevent.pywsgi import WSGIServer
+
+    calls = []
+    inside = []
+
+    class Counting(gevent.socket.socket):  # type: ignore[misc]
+        """Counts the handler's send and sendall calls (not the sends sendall makes)."""
+
+        def send(self, data: Any, *args: Any, **kwargs: Any) -> int:
+            if not inside:
+                calls.append("send")
+            return int(super().send(data, *args, **kwargs))
+
+        def sendall(self, data: Any, *args: Any, **kwargs: Any) -> None:
+            calls.append("sendall")
+            inside.append(1)
+            try:
+                super().sendall(data, *args, **kwargs)
+            finally:
+                inside.pop()
+
+    ours, client = gevent.socket.socketpair()
+    served = Counting(fileno=ours.detach())
+    server = WSGIServer(("127.0.0.1", 0), app)
+    server.log = type("Log", (), {"access_log_enabled": False})()
+    client.sendall(request)
+    worker = gevent.spawn(handler_class(served, ("127.0.0.1", 1), server).handle)
+    got = b""
+    while chunk := client.recv(65536):
+        got += chunk
+    worker.join(5)
+    client.close()
+    without_date = b"\r\n".join(
+        line for line in got.split(b"\r\n") if not line.startswith(b"Date:")
+    )
+    return without_date, calls
+
+
+def _move_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    answer = b'{"version": 12, "accepted": true}'
+    start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", "33")])
+    return [answer]
+
+
+def _stream_app(environ: dict[str, Any], start_response: Any) -> Iterator[bytes]:
+    start_response("200 OK", [("Content-Type", "application/x-ndjson")])
+    yield b'{"seq": 1}\n'
+    yield b'{"seq": 2}\n'
+
+
+def _big_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    answer = bytes(range(256)) * 8192  # 2 MB: more than one send takes
+    start_response("200 OK", [("Content-Length", str(len(answer)))])
+    return [answer]
+
+
+@pytest.mark.parametrize(
+    ("app", "pywsgi_sends", "our_sends"),
+    [
+        (_move_app, ["sendall"] * 2, ["send"]),
+        (_stream_app, ["sendall"] * 4, ["send"] * 3),  # head+line, line, the closing chunk
+        (_big_app, ["sendall"] * 2, ["send", "send", "sendall"]),  # head; what fit; the rest
+    ],
+)
+def test_an_answer_goes_out_as_pywsgi_writes_it_with_fewer_sends(app, pywsgi_sends, our_sends):
+    from gunicorn.workers.ggevent import PyWSGIHandler
+
+    from king_game.gworker import GameHandler
+
+    request = b"GET /m HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    theirs, their_sends = _served_in_process(PyWSGIHandler, app, request)
+    ours, sends = _served_in_process(GameHandler, app, request)
+    assert ours == theirs
+    assert b"200 OK" in ours
+    # pywsgi: gevent's sendall each time (it asks the kernel for the buffer size first);
+    # ours: head and first data in one plain send, sendall only for what a send left.
+    assert (their_sends, sends) == (pywsgi_sends, our_sends)
