@@ -111,8 +111,9 @@ class EventNotifier:
         self._started = threading.Lock()
         self._stop = threading.Event()
         self._channels: dict[str, Callable[[str | None], None]] = {}
-        #: Waiters in ``wait`` and their deadlines (``time.monotonic()``), for the ticker.
-        self._sleeping: dict[_Waiter, float] = {}
+        #: Waiters in ``wait`` by the tick at which their time is up (``_tick_of``), for the
+        #: ticker: each tick takes only the ticks that have passed, not every waiter.
+        self._sleeping: dict[int, set[_Waiter]] = {}
 
     def on_channel(self, channel: str, callback: Callable[[str | None], None]) -> None:
         """Call ``callback(text)`` for every message on ``channel`` (register before
@@ -290,13 +291,20 @@ class EventNotifier:
             waiter = self._new_waiter()
             watch.waiting.append(waiter)
             ticking = not self._stop.is_set()
+            sleeping: set[_Waiter] | None = None
             if ticking:
-                self._sleeping[waiter] = time.monotonic() + timeout_s
+                # The first tick after the deadline (never before it).
+                tick = _tick_of(time.monotonic() + timeout_s) + 1
+                sleeping = self._sleeping.get(tick)
+                if sleeping is None:
+                    sleeping = self._sleeping[tick] = set()
+                sleeping.add(waiter)
         try:
             waiter.wait(None if ticking else timeout_s)
         finally:
             with self.lock:
-                self._sleeping.pop(waiter, None)
+                if sleeping is not None:
+                    sleeping.discard(waiter)  # (the ticker may have taken the set already)
                 if waiter in watch.waiting:
                     watch.waiting.remove(waiter)
         with self.lock:
@@ -305,22 +313,33 @@ class EventNotifier:
     def _tick(self) -> None:
         """Every ``TICK_S``, wake the waiters whose deadline has passed (until ``stop``, which
         wakes them all: after it, waits time themselves)."""
+        done = _tick_of(time.monotonic())  # every tick up to this one has been handled
         while True:
             stopping = self._stop.wait(TICK_S)
-            now = time.monotonic()
+            now = _tick_of(time.monotonic())
             try:
+                due: list[_Waiter] = []
                 with self.lock:
-                    due = [
-                        w for w, deadline in self._sleeping.items() if stopping or deadline <= now
-                    ]
-                    for waiter in due:
-                        del self._sleeping[waiter]
+                    if stopping:
+                        ticks = list(self._sleeping)
+                    elif now - done <= len(self._sleeping):
+                        ticks = list(range(done + 1, now + 1))
+                    else:  # (a long stall: fewer keys than ticks passed)
+                        ticks = [tick for tick in self._sleeping if tick <= now]
+                    for tick in ticks:
+                        due.extend(self._sleeping.pop(tick, ()))
+                done = now
                 for waiter in due:
                     waiter.set()
             except Exception:  # never let the ticker die: waits would never time out
                 log.exception("the notifier's ticker failed")
             if stopping:
                 return
+
+
+def _tick_of(monotonic: float) -> int:
+    """The ticker's tick that ``monotonic`` falls in."""
+    return int(monotonic / TICK_S)
 
 
 def _wake(watch: _Watch) -> None:

@@ -274,3 +274,29 @@ def test_an_answer_goes_out_as_pywsgi_writes_it_with_fewer_sends(app, pywsgi_sen
     # pywsgi: gevent's sendall each time (it asks the kernel for the buffer size first);
     # ours: head and first data in one plain send, sendall only for what a send left.
     assert (their_sends, sends) == (pywsgi_sends, our_sends)
+
+
+def test_a_keep_alive_connection_keeps_nothing_of_its_last_request_while_it_waits():
+    import gevent
+    import gevent.socket
+    from gevent.pywsgi import WSGIServer
+
+    from king_game.gworker import GameHandler
+
+    ours, client = gevent.socket.socketpair()
+    server = WSGIServer(("127.0.0.1", 0), _move_app)
+    server.log = type("Log", (), {"access_log_enabled": False})()
+    handler = GameHandler(ours, ("127.0.0.1", 1), server)
+    worker = gevent.spawn(handler.handle)
+    try:
+        for _ in range(2):  # the same connection serves a second request after the drop
+            client.sendall(b"GET /m HTTP/1.1\r\nHost: x\r\n\r\n")
+            head, body = _read_answer(client)
+            assert head.startswith(b"HTTP/1.1 200 OK") and body.startswith(b'{"version"')
+            gevent.sleep(0.01)  # the handler is back to waiting for a request line
+            kept = {"environ", "headers", "wsgi_input", "response_headers"} & set(vars(handler))
+            assert not kept, kept
+    finally:
+        client.close()
+        worker.join(5)
+    assert worker.dead

@@ -288,6 +288,10 @@ class StreamView(MethodView):
                     if seat is not None and not finished:
                         line, announced = your_turn(after, announced)
                         text += line
+                    # The stream now waits, at 1,000 matches for seconds: keep nothing of this
+                    # wake-up's lists meanwhile (what outlives a young collection costs every
+                    # later one).
+                    del events, chunk
                     yield text
                     if finished:
                         return
