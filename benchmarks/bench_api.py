@@ -18,7 +18,10 @@ Printed figures (``name: value``):
   the end of a shorter run) minus the baseline before the tables were created, divided by N
   (match state, event log, deadlines, token cache and rate limiter counters all included);
 * ``api.redis_match_keys_bytes_per_match`` / ``…player_keys…`` and
-  ``api.redis_bytes_per_match.<kind>`` — ``MEMORY USAGE`` of the keys at that moment.
+  ``api.redis_bytes_per_match.<kind>`` — ``MEMORY USAGE`` of the keys at that moment;
+* ``api.server_cpu_ms_per_move`` — the service's CPU per applied move;
+* ``api.machine_checked_moves_per_s_before`` / ``_after`` — the engine benchmark's figure on
+  one core, just before and after: the machine's own speed, which every other figure follows.
 
 ``make bench`` runs the 100-match case; ``python -m benchmarks api -- --full`` the sweep over
 10, 100 and 1,000 matches (the load generator shares the machine's cores with the service).
@@ -43,6 +46,7 @@ from typing import Any
 
 import orjson
 
+from .bench_engine import checked_moves_per_s
 from .http1 import Endpoint, LineStream, Requests
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -614,7 +618,14 @@ def main(argv: list[str]) -> None:
     )
     args = parser.parse_args(argv)
     sizes = [10, 100, 1000] if args.full else [args.matches]
+    # The machine's own speed, on the engine's benchmark, before and after: this machine's
+    # cores ran from ~9,000 to ~22,000 checked moves/s on different days, and every figure
+    # below moves with it. Compare runs only at similar speeds (docs/benchmarks-api.md).
+    speed_before = checked_moves_per_s(2.0)
     results = run(sizes, args.hands, args.workers, args.seconds, args.rate, args.timeline)
+    speed_after = checked_moves_per_s(2.0)
+    print(f"api.machine_checked_moves_per_s_before: {speed_before:.0f}")
+    print(f"api.machine_checked_moves_per_s_after: {speed_after:.0f}")
     main_size = 100 if 100 in results else sizes[0]
     for size, figures in results.items():
         prefix = "api" if size == main_size else f"api.n{size}"
