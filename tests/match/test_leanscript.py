@@ -92,8 +92,8 @@ def test_a_forked_child_does_not_use_the_parents_kept_connection(redis_url):
 
 
 def test_replies_are_parsed_by_hiredis(redis_url):
-    # The C parser is a fifth of the game service's CPU a move (docs/benchmarks-api.md);
-    # redis-py falls back to its Python parser, silently, if ``hiredis`` is missing.
+    # redis-py falls back to its Python parser, silently, if ``hiredis`` is missing (a few
+    # per cent more CPU a move in the game service, docs/benchmarks-api.md).
     from redis._parsers import _HiredisParser
 
     client = Redis.from_url(redis_url)
