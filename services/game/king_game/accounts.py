@@ -64,7 +64,7 @@ class Accounts:
         redis: Redis,
         prefix: str,
         cache_s: int,
-        local_cache_s: float = 30.0,
+        local_cache_s: float = 300.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.pool = pool
