@@ -89,17 +89,3 @@ def test_a_forked_child_does_not_use_the_parents_kept_connection(redis_url):
     assert os.waitstatus_to_exitcode(status) == 0
     assert lean([], []) == 5 and lean.reserve == [parents]  # still works in the parent
     client.close()
-
-
-def test_replies_are_parsed_by_hiredis(redis_url):
-    # redis-py falls back to its Python parser, silently, if ``hiredis`` is missing (a few
-    # per cent more CPU a move in the game service, docs/benchmarks-api.md).
-    from redis._parsers import _HiredisParser
-
-    client = Redis.from_url(redis_url)
-    lean = LeanScript(client, "return {1, 'two', {3}}")
-    assert lean([], []) == [1, b"two", [3]]  # (loads the script)
-    assert lean([], []) == [1, b"two", [3]]
-    (connection,) = lean.reserve
-    assert isinstance(connection._parser, _HiredisParser)
-    client.close()
