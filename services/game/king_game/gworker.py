@@ -4,9 +4,9 @@ gunicorn ships two gevent workers. The default (``gevent``) parses requests and 
 with gunicorn's own HTTP code; ``gevent_pywsgi`` hands each connection to gevent's ``pywsgi``.
 Measured with ``wrk`` against a one-line WSGI app (one worker, a POST of a move's size, see
 docs/game-api.md): about 150 µs of CPU a request with ``gevent``, 115 µs with plain
-``gevent_pywsgi`` and 73 µs with ``GameWorker``; a streamed NDJSON line costs the same in all.
-Part of the difference: gunicorn writes an answer's head and body with two sends, pywsgi with
-one. A move is one POST and four stream lines, so the request's share matters.
+``gevent_pywsgi`` and 73 µs with ``GameWorker`` (before the send changes below); a streamed
+NDJSON line costs the same in all. A move is one POST and four stream lines, so the request's
+share matters.
 
 ``GameHandler`` changes five things in gunicorn's pywsgi handler:
 
@@ -24,8 +24,8 @@ one. A move is one POST and four stream lines, so the request's share matters.
   ``sendall`` (which first asks the kernel for the socket's buffer size);
 * between two requests of a keep-alive connection it keeps nothing of the last one (pywsgi
   keeps its environ, headers and input until the next request). At 1,000 matches a player's
-  connection waits seconds for its next move, and what it keeps through a young collection is
-  walked by every later one: this cut the workers' young collections to a third.
+  connection waits seconds for its next move, and whatever it keeps then is walked by the
+  garbage collector (docs/benchmarks-api.md, session 6).
 
 Use: ``worker_class = "king_game.gworker.GameWorker"`` (the default in
 ``deploy/gunicorn_game.py``).
@@ -105,8 +105,9 @@ def read_headers(rfile: Any) -> Headers:
 
 
 class GameHandler(PyWSGIHandler):  # type: ignore[misc]
-    """gunicorn's pywsgi handler with an idle limit, the C header parser and no access-log
-    record when the access log is off (see the module's docstring)."""
+    """gunicorn's pywsgi handler with an idle limit, the C header parser, no access-log record
+    when the access log is off, fewer sends and nothing kept between requests (see the
+    module's docstring)."""
 
     #: Set by ``GameWorker`` from gunicorn's ``keepalive`` setting.
     idle_s: float = 30.0
