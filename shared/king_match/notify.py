@@ -313,22 +313,16 @@ class EventNotifier:
     def _tick(self) -> None:
         """Every ``TICK_S``, wake the waiters whose deadline has passed (until ``stop``, which
         wakes them all: after it, waits time themselves)."""
-        done = _tick_of(time.monotonic())  # every tick up to this one has been handled
         while True:
             stopping = self._stop.wait(TICK_S)
             now = _tick_of(time.monotonic())
             try:
                 due: list[_Waiter] = []
                 with self.lock:
-                    if stopping:
-                        ticks = list(self._sleeping)
-                    elif now - done <= len(self._sleeping):
-                        ticks = list(range(done + 1, now + 1))
-                    else:  # (a long stall: fewer keys than ticks passed)
-                        ticks = [tick for tick in self._sleeping if tick <= now]
-                    for tick in ticks:
-                        due.extend(self._sleeping.pop(tick, ()))
-                done = now
+                    # (a key per tick that has waiters: a few hundred at most, one per tick of
+                    # the longest wait, however many waiters there are)
+                    for tick in [tick for tick in self._sleeping if stopping or tick <= now]:
+                        due.extend(self._sleeping.pop(tick))
                 for waiter in due:
                     waiter.set()
             except Exception:  # never let the ticker die: waits would never time out

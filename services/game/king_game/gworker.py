@@ -20,7 +20,8 @@ share matters.
   folding, bad header names and control characters in values get 400;
 * no access-log record is built when the access log is off;
 * fewer sends: an answer's head and its first data (all of a move's answer) go out in one
-  send, where pywsgi makes two, and each write tries a plain ``send`` before gevent's
+  send, where pywsgi makes two (its head is held back for the data: pywsgi still builds it),
+  and each write tries a plain ``send`` before gevent's
   ``sendall`` (which first asks the kernel for the socket's buffer size);
 * between two requests of a keep-alive connection it keeps nothing of the last one (pywsgi
   keeps its environ, headers and input until the next request). At 1,000 matches a player's
@@ -111,6 +112,9 @@ class GameHandler(PyWSGIHandler):  # type: ignore[misc]
 
     #: Set by ``GameWorker`` from gunicorn's ``keepalive`` setting.
     idle_s: float = 30.0
+    #: An answer's head waiting for its first data (``_write_with_headers``).
+    _hold_head = False
+    _held_head: bytearray | None = None
 
     def read_requestline(self) -> Any:
         line = ""
@@ -132,6 +136,13 @@ class GameHandler(PyWSGIHandler):  # type: ignore[misc]
         return result
 
     def _sendall(self, data: Any) -> None:
+        if self._hold_head:  # the head, held for the data that follows it
+            self._hold_head = False
+            self._held_head = data
+            return
+        if self._held_head is not None:
+            data = self._held_head + data
+            self._held_head = None
         # One ``send`` first: gevent's ``sendall`` asks the kernel for the socket's buffer size
         # and slices a memoryview before every send, which for a few hundred bytes (a move's
         # answer, a stream's line) costs more than the send. The rest, if any, by ``sendall``.
@@ -149,25 +160,14 @@ class GameHandler(PyWSGIHandler):  # type: ignore[misc]
 
     def _write_with_headers(self, data: Any) -> None:
         # pywsgi sends the head, then the first data: two sends, and a move's answer is all
-        # "first data". One buffer, one send (large bodies keep their own send, uncopied).
-        if not data or len(data) > ONE_SEND_MAX:
-            super()._write_with_headers(data)
-            return
-        self.headers_sent = True
-        self.finalize_headers()
-        out = bytearray(b"HTTP/1.1 ")
-        out += self.status
-        out += b"\r\n"
-        for header, value in self.response_headers:
-            out += header + b": " + value + b"\r\n"
-        out += b"\r\n"
-        if self.response_use_chunked:
-            out += b"%x\r\n" % len(data)
-            out += data
-            out += b"\r\n"
-        else:
-            out += data
-        self._sendall(out)
+        # "first data". Its head is held back here and goes out with that data, in one send
+        # (a large body keeps its own send, uncopied).
+        self._hold_head = bool(data) and len(data) <= ONE_SEND_MAX
+        try:
+            super()._write_with_headers(data)  # (head, then the data: both via _sendall)
+        finally:
+            self._hold_head = False
+            self._held_head = None
 
     def log_request(self) -> None:
         if self.server.log.access_log_enabled:
