@@ -20,9 +20,9 @@ share matters.
   folding, bad header names and control characters in values get 400;
 * no access-log record is built when the access log is off;
 * fewer sends: an answer's head and its first data (all of a move's answer) go out in one
-  send, where pywsgi makes two (its head is held back for the data: pywsgi still builds it),
-  and each write tries a plain ``send`` before gevent's
-  ``sendall`` (which first asks the kernel for the socket's buffer size);
+  send, where pywsgi makes two (pywsgi still builds the head; it is held back for the data),
+  and each write tries a plain ``send`` before gevent's ``sendall`` (which first asks the
+  kernel for the socket's buffer size);
 * between two requests of a keep-alive connection it keeps nothing of the last one (pywsgi
   keeps its environ, headers and input until the next request). At 1,000 matches a player's
   connection waits seconds for its next move, and whatever it keeps then is walked by the
