@@ -118,6 +118,28 @@ def test_an_idle_keep_alive_connection_is_closed_after_the_limit(server):
         assert 0.5 < time.monotonic() - started < 5
 
 
+def test_a_request_line_that_stalls_half_way_is_cut_at_the_limit_too(server):
+    with socket.create_connection(server, 10) as sock:
+        sock.sendall(b"GET /a HTT")  # and nothing more
+        started = time.monotonic()
+        assert sock.recv(100) == b""
+        assert 0.5 < time.monotonic() - started < 5
+
+
+def test_a_connection_busy_for_longer_than_the_limit_in_all_stays_open(server):
+    # Each wait for the next request is under the limit (1 s); together they are over it.
+    with socket.create_connection(server, 10) as sock:
+        started = time.monotonic()
+        n = 0
+        while time.monotonic() - started < 2.5:
+            sock.sendall(b"GET /n%d HTTP/1.1\r\nHost: x\r\n\r\n" % n)
+            _head, answer = _read_answer(sock)
+            assert answer == b'{"path": "/n%d", "got": 0}' % n
+            n += 1
+            time.sleep(0.3)
+        assert n >= 6
+
+
 def test_a_stream_slower_than_the_limit_is_not_cut(server):
     with socket.create_connection(server, 10) as sock:
         sock.sendall(b"GET /slow-stream HTTP/1.1\r\nHost: x\r\n\r\n")
