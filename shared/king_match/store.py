@@ -27,6 +27,7 @@ Keys (``p`` is the configured prefix)::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -138,7 +139,11 @@ return 1
 #: ``_write_from_latest``'s answer when the request must take the ordinary path.
 _FULL_PATH = object()
 _MAX_ATTEMPTS = 50
-_DECODED_KEEP = 10_000
+#: Decoded states kept (``_state_from_hex``): the matches that moved last. Few on purpose: a
+#: kept state is about fifteen objects, and at 1,000 matches keeping one for every match was
+#: a third of what each young garbage collection walked (the pause every waiting request
+#: pays); a decode is ~20 µs (docs/benchmarks-api.md, session 7).
+_DECODED_KEEP = 256
 _PENDING_RETRY_MS = 5_000
 _IDEM_FIELD = "i:"
 _IDEM_FAILED = "f:"
@@ -278,7 +283,7 @@ class MatchStore:
         self._remember = redis.register_script(_REMEMBER)
         self._counted_load = LeanScript(redis, _COUNTED_LOAD)
         #: match id -> (state hex, decoded state) of the latest commit seen (see
-        #: ``_state_from_hex``); never handed out, only copies of it.
+        #: ``_state_from_hex``), oldest first; never handed out, only copies of it.
         self._decoded: dict[str, tuple[str, MatchState]] = {}
 
     # ------------------------------------------------------------------ keys
@@ -439,9 +444,13 @@ class MatchStore:
         return state
 
     def _keep_decoded(self, match_id: str, state_hex: str, state: MatchState) -> None:
-        if len(self._decoded) >= _DECODED_KEEP:
-            self._decoded.clear()  # rare (that many followed matches): start over
-        self._decoded[match_id] = (state_hex, state)
+        decoded = self._decoded
+        decoded.pop(match_id, None)  # (re-filed as the newest)
+        if len(decoded) >= _DECODED_KEEP:
+            # (suppress: another thread may have taken the oldest first)
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                del decoded[next(iter(decoded))]  # the match that moved longest ago
+        decoded[match_id] = (state_hex, state)
 
     def events(
         self,

@@ -168,3 +168,28 @@ def test_a_key_refused_before_stays_refused_when_its_move_becomes_legal(followed
         store.play(match_id, player, card, idempotency_key="early")
     assert replay.value.code == early.value.code and replay.value.details.get("replayed")
     assert store.load(match_id)[0].version == version + 1
+
+
+def test_the_states_kept_decoded_are_the_last_few_that_moved_and_others_decode(
+    followed, monkeypatch
+):
+    import king_match.store as store_module
+
+    monkeypatch.setattr(store_module, "_DECODED_KEEP", 2)
+    store, start = followed
+    match_ids = [start() for _ in range(3)]
+    for match_id in match_ids:
+        player, seat, state, version = mover(store, match_id)
+        move = fallback_move(state, seat, "f")
+        store.play(match_id, player, move, expected_version=version, idempotency_key="k1")
+    assert list(store._decoded) == match_ids[1:]  # the first to move is no longer kept
+    # A move on it is computed from a fresh decode of the commit's text, and is right.
+    match_id = match_ids[0]
+    caught_up(store, match_id)
+    player, seat, state, version = mover(store, match_id)
+    move = fallback_move(state, seat, "f")
+    result = store.play(match_id, player, move, expected_version=version, idempotency_key="k2")
+    assert result.version == version + 1
+    state.apply(seat, move)
+    assert store.load(match_id)[1] == state
+    assert list(store._decoded) == [match_ids[2], match_id]
