@@ -110,6 +110,10 @@ class EventNotifier:
         self._thread: threading.Thread | None = None
         self._started = threading.Lock()
         self._stop = threading.Event()
+        #: Set once Redis has confirmed the subscription (and again after each reconnect):
+        #: commits published before it are not seen. Tests wait for it; a service does not
+        #: need to (what it misses at start it reads from Redis).
+        self.subscribed = threading.Event()
         self._channels: dict[str, Callable[[str | None], None]] = {}
         #: Waiters in ``wait`` by the tick at which their time is up (``_tick_of``), for the
         #: ticker: each tick takes only the ticks that have passed, not every waiter.
@@ -164,9 +168,13 @@ class EventNotifier:
                         self._received(channel[self.prefix_len :].decode(), data.decode())
                     elif kind == b"message":
                         self._broadcast(reply[1].decode(), reply[2].decode())
-                    # else: a (p)subscribe confirmation
+                    elif kind in (b"psubscribe", b"subscribe") and reply[2] == 1 + len(
+                        self._channels
+                    ):  # (the reply counts the connection's subscriptions: all are made)
+                        self.subscribed.set()
             except Exception as exc:
                 # Expected when Redis restarts: one line, not a traceback.
+                self.subscribed.clear()
                 log.warning("event notifier lost its connection (%s); reconnecting", exc)
                 time.sleep(0.5)
                 with self.lock:  # wake everyone: they re-read the stream themselves

@@ -61,5 +61,7 @@ def notified_store(redis: Redis) -> Iterator[MatchStore]:
     prefix = f"n{uuid.uuid4().hex[:8]}:"
     notifier = EventNotifier(redis, prefix)
     notifier.start()
+    # (a commit published before the subscription would never reach the notifier)
+    assert notifier.subscribed.wait(5), "the notifier did not subscribe"
     yield MatchStore(redis, MatchSettings(key_prefix=prefix), notifier=notifier)
     notifier.stop()
