@@ -31,7 +31,15 @@ import struct
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
 
-from .cards import CARD_BIT, CARD_SUIT, SUIT_CHARS, SUIT_MASK, format_card, format_suit
+from .cards import (
+    CARD_BIT,
+    CARD_SUIT,
+    FULL_DECK,
+    SUIT_CHARS,
+    SUIT_MASK,
+    format_card,
+    format_suit,
+)
 from .contracts import CONTRACT_CODES, CONTRACTS, NO_TRUMP, TRUMP, contract_code
 from .deal import deal_hand
 from .errors import BadInput, ConfigError, IllegalMove
@@ -521,7 +529,8 @@ def _decode(data: bytes) -> MatchState:
         raise BadInput("bad_state", f"unknown state format {fmt}")
     offset = _HEADER.size
     ruleset = _RULESET_BY_ID[ruleset_id]
-    ruleset.check_length(num_hands)
+    if num_hands not in ruleset.lengths:
+        raise BadInput("bad_state", f"{ruleset.name} plays no match of {num_hands} hands")
     key = bytes(view[offset : offset + 32])
     offset += 32
     hands = [
@@ -531,6 +540,7 @@ def _decode(data: bytes) -> MatchState:
     n_plays = view[offset]
     plays = list(view[offset + 1 : offset + 1 + n_plays])
     offset += 1 + n_plays
+    _check_deal(hands, plays)
     n_sheet = view[offset]
     offset += 1
     state = MatchState._blank(ruleset, num_hands, key)
@@ -554,16 +564,14 @@ def _decode(data: bytes) -> MatchState:
     state.totals = [t0, t1, t2, t3]
     if offset != len(data) or n_sheet != min(hand_index + (phase == PHASE_OVER), num_hands):
         raise BadInput("bad_state", "serialised state has the wrong length")
-    # The hand as dealt (current cards plus the ones played); in play, _replay replays it.
+    # The hand at its contract choice; in play (and when it ended the match), _replay replays
+    # its plays from there.
     state.hand_index = hand_index
     state.phase = PHASE_CONTRACT
     state.contract = -1
     state.trump = NO_TRUMP
     state.rules = None
     state.hands = hands
-    if phase != PHASE_PLAY:  # (_replay does without: see there)
-        for play in plays:
-            hands[play >> 6] |= 1 << (play & 63)
     state.plays = []
     state.trick = state.trick_count = state.earlier = state.trick_no = 0
     state.led = state.leader = state.best = state.best_seat = -1
@@ -572,9 +580,20 @@ def _decode(data: bytes) -> MatchState:
     state.hand_points = [0, 0, 0, 0]
     state.turn = ruleset.declarer(hand_index)
     if phase == PHASE_OVER:
+        # The last hand is replayed to its end, as the match that ended had it (its tricks,
+        # the cards left when it ended early), and must score what its sheet line says.
+        last = sheet[-1] if sheet and hand_index == num_hands - 1 else None
+        if last is None or (contract, trump) != (last.contract, last.trump):
+            raise BadInput("bad_state", "a finished match's last hand is not its sheet's")
+        state.contract = contract
+        state.trump = trump
+        state.rules = ruleset.hand_rules(contract, trump)
+        state.phase = PHASE_PLAY
+        _replay(state, plays, to_the_end=True)
+        if tuple(state.hand_points) != last.points or state.trick_no != last.tricks_played:
+            raise BadInput("bad_state", "the last hand does not score as its sheet line")
         state.phase = PHASE_OVER
         state.turn = -1
-        state.hands = hands
     elif phase == PHASE_PLAY:
         state.contract = contract
         state.trump = trump
@@ -590,18 +609,34 @@ def _decode(data: bytes) -> MatchState:
     return state
 
 
-def _replay(state: MatchState, plays: list[int]) -> None:
+def _check_deal(hands: list[int], plays: list[int]) -> None:
+    """The stored hands and this hand's plays must be a deal: each seat's stored cards and
+    the cards it played are apart and 13 in all, and the four seats hold the 52 cards between
+    them (so no card twice, none over 51). Else ``BadInput("bad_state")``."""
+    played = [0, 0, 0, 0]
+    for play in plays:
+        played[play >> 6] |= 1 << (play & 63)  # (a byte: seat 0..3, card 0..63)
+    dealt = 0
+    for seat in range(4):
+        held = hands[seat]
+        if held & played[seat] or (held | played[seat]).bit_count() != 13:
+            raise BadInput("bad_state", f"seat {seat}'s cards are not a dealt hand")
+        dealt |= held | played[seat]
+    if dealt != FULL_DECK:
+        raise BadInput("bad_state", "the four hands are not the deck")
+
+
+def _replay(state: MatchState, plays: list[int], to_the_end: bool = False) -> None:
     """Replay the plays of a decoded hand on ``state``, at the start of its play phase.
 
     The same steps as ``_play`` card by card, but on local variables, as in
     ``simulate.play_random_hand``: replaying is most of the work of decoding. Raises
     ``BadInput("bad_state")`` if a play is not the mover's card or the plays end the hand (a
-    stored state is never between hands). The tests compare it with ``_play``.
+    stored state is never between hands), or with ``to_the_end`` (a finished match's last
+    hand) unless the last play ends it. The tests compare it with ``_play``.
 
-    ``state.hands`` come as stored, not rebuilt as dealt: a dealt hand is the stored cards
-    plus every card the seat plays, so a seat held a card when it played it unless it had
-    already played it, and in the end it holds its stored cards less those it played (which
-    drops a played card the bytes also list as held, as replaying the dealt hand did).
+    ``state.hands`` come as stored (``_check_deal`` has seen that no played card is among
+    them): a dealt hand is the stored cards plus every card the seat plays.
     """
     rules = state.rules
     assert rules is not None
@@ -617,7 +652,9 @@ def _replay(state: MatchState, plays: list[int]) -> None:
     trick = count = earlier = trick_no = 0
     led = leader = best = best_seat = -1
     played = [0, 0, 0, 0]  # by seat
-    for play in plays:
+    last = len(plays) - 1
+    ended = False
+    for index, play in enumerate(plays):
         card = play & 63
         bit = 1 << card
         if play >> 6 != turn or played[turn] & bit:
@@ -650,7 +687,11 @@ def _replay(state: MatchState, plays: list[int]) -> None:
         led = -1
         turn = best_seat
         if trick_no == TRICKS_PER_HAND or (early and earlier & early == early):
-            raise BadInput("bad_state", "serialised plays end the hand")
+            if not (to_the_end and index == last):
+                raise BadInput("bad_state", "serialised plays end the hand")
+            ended = True
+    if to_the_end and not ended:
+        raise BadInput("bad_state", "a finished match's last hand did not end")
     for seat in range(4):
         hands[seat] &= ~played[seat]
     state.plays = plays

@@ -197,7 +197,8 @@ def ref_decode(data: bytes) -> MatchState:
         raise BadInput("bad_state", f"unknown state format {fmt}")
     offset = _HEADER.size
     ruleset = _RULESET_BY_ID[ruleset_id]
-    ruleset.check_length(num_hands)
+    if num_hands not in ruleset.lengths:
+        raise BadInput("bad_state", "bad match length")
     key = bytes(view[offset : offset + 32])
     offset += 32
     hands = []
@@ -207,6 +208,15 @@ def ref_decode(data: bytes) -> MatchState:
     n_plays = view[offset]
     plays = list(view[offset + 1 : offset + 1 + n_plays])
     offset += 1 + n_plays
+    # The hands as dealt: what each seat holds now plus what it played, each card once.
+    dealt = hands[:]
+    for play in plays:
+        seat, bit = play >> 6, 1 << (play & 63)
+        if dealt[seat] & bit:
+            raise BadInput("bad_state", "a card held and played, or played twice")
+        dealt[seat] |= bit
+    if [bin(d).count("1") for d in dealt] != [13] * 4 or sum(dealt) != (1 << 52) - 1:
+        raise BadInput("bad_state", "not a deal")
     n_sheet = view[offset]
     offset += 1
     state = MatchState._blank(ruleset, num_hands, key)
@@ -240,9 +250,28 @@ def ref_decode(data: bytes) -> MatchState:
     state.hand_points = [0, 0, 0, 0]
     state.turn = ruleset.declarer(hand_index)
     if phase == PHASE_OVER:
-        state.phase = PHASE_OVER
-        state.turn = -1
-        state.hands = hands
+        # The sheet's last line again, by playing the last hand to its end.
+        if hand_index != num_hands - 1 or not state.sheet:
+            raise BadInput("bad_state", "bad phase")
+        last = state.sheet.pop()
+        for seat in range(4):
+            state.totals[seat] -= last.points[seat]
+        if (contract, trump) != (last.contract, last.trump):
+            raise BadInput("bad_state", "not the sheet's contract")
+        state.contract = contract
+        state.trump = trump
+        state.rules = ruleset.hand_rules(contract, trump)
+        state.phase = PHASE_PLAY
+        for play in plays:
+            if (
+                state.phase != PHASE_PLAY
+                or play >> 6 != state.turn
+                or not state.hands[state.turn] >> (play & 63) & 1
+            ):
+                raise BadInput("bad_state", "serialised plays do not replay")
+            state._play(play & 63, None)
+        if state.phase != PHASE_OVER or state.sheet[-1] != last:
+            raise BadInput("bad_state", "the last hand does not end as its sheet line")
     elif phase == PHASE_PLAY:
         state.contract = contract
         state.trump = trump
@@ -275,10 +304,7 @@ def assert_same_state(got: MatchState, want: MatchState) -> None:
 
 
 def decode_outcome(decode: Any, data: bytes) -> MatchState | str:
-    """The decoded state, or the error's class and code (any other exception escapes).
-
-    A bad match length is a ``ConfigError`` from the ruleset, not ``BadInput``: as before.
-    """
+    """The decoded state, or the error's class and code (any other exception escapes)."""
     try:
         return decode(data)  # type: ignore[no-any-return]
     except KingError as exc:
@@ -350,9 +376,8 @@ def test_decoding_equals_the_reference(params: tuple[tuple[str, int], int, int])
         decoded = MatchState.from_bytes(data)
         assert_same_state(decoded, ref_from_bytes(data))
         assert decoded.to_bytes() == ref_from_bytes(data).to_bytes()
-        if not state.is_over:  # a finished match does not round-trip (see the report)
-            assert decoded == state
-            assert decoded.to_bytes() == data
+        assert decoded == state  # a finished match too: its last hand as it ended
+        assert decoded.to_bytes() == data
 
 
 def hand_bytes(state: MatchState, plays: list[int], hands: list[int], turn: int) -> bytes:
@@ -456,8 +481,8 @@ def test_plays_that_end_the_hand_are_rejected(ruleset: str, length: int) -> None
 def test_cards_played_twice_or_still_held_decode_as_the_reference(
     ruleset: str, length: int
 ) -> None:
-    """A seat playing a card it played before is ``bad_state``; a played card still in the
-    stored hand decodes as it did (the replay takes it out)."""
+    """A seat playing a card it played before, or a played card still in the stored hand, is
+    ``bad_state``, as the reference has it."""
     for seed in range(6):
         states = random_states(ruleset, length, seed, seed)
         first, last = states[1], states[-3]
@@ -481,3 +506,89 @@ def test_cards_played_twice_or_still_held_decode_as_the_reference(
                     else:
                         assert isinstance(got, MatchState)
                         assert_same_state(got, want)
+
+
+# ---------------------------------------------------------------- states that are not a deal
+
+HANDS_AT = _HEADER.size + 32  # the four hands, 7 bytes each, after the header and match key
+
+
+def _with_hands(data: bytes, hands: list[int]) -> bytes:
+    out = bytearray(data)
+    for seat, hand in enumerate(hands):
+        out[HANDS_AT + 7 * seat : HANDS_AT + 7 * seat + 7] = hand.to_bytes(7, "big")
+    return bytes(out)
+
+
+def _bad_state(data: bytes) -> None:
+    with pytest.raises(BadInput) as got:
+        MatchState.from_bytes(data)
+    assert got.value.code == "bad_state"
+    assert decode_outcome(ref_from_bytes, data) == "BadInput:bad_state"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hands_that_are_not_a_deal_are_bad_state(seed: int) -> None:
+    states = random_states("standard", 8, seed, seed)
+    for state in (states[0], states[7], states[-1]):  # contract choice, in play, finished
+        data = state.to_bytes()
+        assert MatchState.from_bytes(_with_hands(data, state.hands)) == state  # as stored: fine
+        played = [0, 0, 0, 0]
+        for play in state.plays:
+            played[play >> 6] |= 1 << (play & 63)
+        for seat in range(4):
+            others = ((1 << 52) - 1) & ~(state.hands[seat] | played[seat])
+            card = others & -others  # a card another seat holds or played
+            cases = [
+                [h | card if s == seat else h for s, h in enumerate(state.hands)],
+                [h | 1 << 53 if s == seat else h for s, h in enumerate(state.hands)],
+            ]
+            if state.hands[seat]:
+                mine = state.hands[seat] & -state.hands[seat]
+                # a card missing from the deck; a card handed to the next seat (14 and 12)
+                cases.append([h & ~mine for h in state.hands])
+                cases.append(
+                    [
+                        h | mine if s == (seat + 1) % 4 else h & ~mine
+                        for s, h in enumerate(state.hands)
+                    ]
+                )
+            for hands in cases:
+                _bad_state(_with_hands(data, hands))
+
+
+def test_a_bad_match_length_byte_is_bad_state_not_a_config_error() -> None:
+    state = random_states("standard", 8, 1, 0)[3]
+    data = bytearray(state.to_bytes())
+    data[2] = 9  # the header's match length: standard plays 8, 12 or 20
+    _bad_state(bytes(data))
+
+
+@pytest.mark.parametrize(("ruleset", "length"), CONFIGS)
+def test_a_finished_match_whose_last_hand_does_not_score_its_sheet_line_is_bad_state(
+    ruleset: str, length: int
+) -> None:
+    final = random_states(ruleset, length, 5, length)[-1]
+    assert final.is_over and final.plays  # the last hand's plays are kept
+    data = final.to_bytes()
+    assert MatchState.from_bytes(data) == final
+    last_line = len(data) - _RECORD.size
+    code, tricks, *points = _RECORD.unpack_from(data, last_line)
+    for changed in (
+        (code, tricks, points[0] + 1, *points[1:]),  # other points
+        (code, tricks - 1, *points),  # other trick count
+        ((code >> 2 ^ 1) << 2 | code & 3, tricks, *points),  # another contract
+    ):
+        _bad_state(data[:last_line] + _RECORD.pack(*changed))
+    # And its plays must end the hand: one play fewer does not.
+    cut = bytearray(final.to_bytes())
+    n_plays_at = HANDS_AT + 28
+    n = cut[n_plays_at]
+    last_play = cut[n_plays_at + n]
+    del cut[n_plays_at + n]
+    cut[n_plays_at] = n - 1
+    hands = [
+        h | (1 << (last_play & 63) if seat == last_play >> 6 else 0)
+        for seat, h in enumerate(final.hands)
+    ]
+    _bad_state(_with_hands(bytes(cut), hands))
