@@ -322,6 +322,10 @@ def test_with_postgres_unreachable_account_calls_answer_503_and_readyz_names_it(
     )
     body = assert_not_ready(client, down="postgres", up="redis")
     assert body["checks"]["postgres"] != "ok"
+    # ... and says so within a readiness probe's time (2 s in deploy/k8s/game.yaml).
+    started = time.monotonic()
+    assert client.get("/readyz").status_code == 503
+    assert time.monotonic() - started < 1.5
     # Endpoints that need neither answer as usual.
     assert client.get("/v1/rules").status_code == 200
 

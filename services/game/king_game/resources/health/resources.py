@@ -13,6 +13,10 @@ from king_game.resources.health.schemas import HealthSchema
 
 blp = Blueprint("health", __name__, description="Health and readiness")
 
+#: The longest ``/readyz`` waits for a Postgres connection: an answer (503 naming Postgres)
+#: must come before the readiness probe gives up (2 s in deploy/k8s/game.yaml).
+READY_DB_WAIT_S = 1.0
+
 
 @blp.route("/healthz")
 class HealthView(MethodView):
@@ -36,7 +40,9 @@ class ReadyView(MethodView):
         except Exception as exc:
             checks["redis"] = f"down: {type(exc).__name__}"
         try:
-            with context.accounts.pool.connection(timeout=2) as conn:
+            # Within a probe's time (k8s: 2 s): at most a second's wait for a connection.
+            wait_s = min(READY_DB_WAIT_S, context.settings.db_timeout_s)
+            with context.accounts.pool.connection(timeout=wait_s) as conn:
                 conn.execute("SELECT 1 FROM game.players LIMIT 1")
             checks["postgres"] = "ok"
         except Exception as exc:
