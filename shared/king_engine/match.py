@@ -540,7 +540,6 @@ def _decode(data: bytes) -> MatchState:
     n_plays = view[offset]
     plays = list(view[offset + 1 : offset + 1 + n_plays])
     offset += 1 + n_plays
-    _check_deal(hands, plays)
     n_sheet = view[offset]
     offset += 1
     state = MatchState._blank(ruleset, num_hands, key)
@@ -603,27 +602,36 @@ def _decode(data: bytes) -> MatchState:
         _replay(state, plays)
     elif plays or phase != PHASE_CONTRACT:
         raise BadInput("bad_state", "bad phase")
+    else:
+        _check_deal(hands, _NONE_PLAYED)
     if (state.turn & 0xFF) != turn:
         raise BadInput("bad_state", "serialised turn does not match the replay")
     state.version = version
     return state
 
 
-def _check_deal(hands: list[int], plays: list[int]) -> None:
-    """The stored hands and this hand's plays must be a deal: each seat's stored cards and
-    the cards it played are apart and 13 in all, and the four seats hold the 52 cards between
-    them (so no card twice, none over 51). Else ``BadInput("bad_state")``."""
-    played = [0, 0, 0, 0]
-    for play in plays:
-        played[play >> 6] |= 1 << (play & 63)  # (a byte: seat 0..3, card 0..63)
-    dealt = 0
-    for seat in range(4):
-        held = hands[seat]
-        if held & played[seat] or (held | played[seat]).bit_count() != 13:
-            raise BadInput("bad_state", f"seat {seat}'s cards are not a dealt hand")
-        dealt |= held | played[seat]
-    if dealt != FULL_DECK:
-        raise BadInput("bad_state", "the four hands are not the deck")
+_NONE_PLAYED: Final = (0, 0, 0, 0)
+
+
+def _check_deal(hands: list[int], played: Sequence[int]) -> None:
+    """The stored hands and the cards each seat played this hand must be a deal: each seat's
+    stored and played cards are apart and 13 in all, and the four seats hold the 52 cards
+    between them (so no card twice, none over 51). Else ``BadInput("bad_state")``."""
+    h0, h1, h2, h3 = hands
+    p0, p1, p2, p3 = played
+    d0, d1, d2, d3 = h0 | p0, h1 | p1, h2 | p2, h3 | p3
+    if (
+        h0 & p0
+        or h1 & p1
+        or h2 & p2
+        or h3 & p3
+        or d0.bit_count() != 13
+        or d1.bit_count() != 13
+        or d2.bit_count() != 13
+        or d3.bit_count() != 13
+        or d0 | d1 | d2 | d3 != FULL_DECK
+    ):
+        raise BadInput("bad_state", "the stored hands and plays are not a deal")
 
 
 def _replay(state: MatchState, plays: list[int], to_the_end: bool = False) -> None:
@@ -635,8 +643,8 @@ def _replay(state: MatchState, plays: list[int], to_the_end: bool = False) -> No
     stored state is never between hands), or with ``to_the_end`` (a finished match's last
     hand) unless the last play ends it. The tests compare it with ``_play``.
 
-    ``state.hands`` come as stored (``_check_deal`` has seen that no played card is among
-    them): a dealt hand is the stored cards plus every card the seat plays.
+    ``state.hands`` come as stored: a dealt hand is the stored cards plus every card the seat
+    plays, and together they must be a deal (``_check_deal``, once the plays are known).
     """
     rules = state.rules
     assert rules is not None
@@ -692,6 +700,7 @@ def _replay(state: MatchState, plays: list[int], to_the_end: bool = False) -> No
             ended = True
     if to_the_end and not ended:
         raise BadInput("bad_state", "a finished match's last hand did not end")
+    _check_deal(hands, played)
     for seat in range(4):
         hands[seat] &= ~played[seat]
     state.plays = plays
