@@ -221,8 +221,8 @@ class Player:
             if due is None:
                 due = now + random.random() * load.interval
             following = due + load.interval
-            if following <= now:
-                following += (now - following) // load.interval * load.interval + load.interval
+            if following <= now:  # late: skip the slots that passed, on the same grid
+                following += ((now - following) // load.interval + 1) * load.interval
             load.next_move[self.match_id] = following
             if due > now:
                 self.timer = self.loop.call_later(due - now, self.move, turn)

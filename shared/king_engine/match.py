@@ -578,28 +578,26 @@ def _decode(data: bytes) -> MatchState:
     state.taken = [0, 0, 0, 0]
     state.hand_points = [0, 0, 0, 0]
     state.turn = ruleset.declarer(hand_index)
-    if phase == PHASE_OVER:
-        # The last hand is replayed to its end, as the match that ended had it (its tricks,
-        # the cards left when it ended early), and must score what its sheet line says.
-        last = sheet[-1] if sheet and hand_index == num_hands - 1 else None
-        if last is None or (contract, trump) != (last.contract, last.trump):
+    if phase in (PHASE_PLAY, PHASE_OVER):
+        # In play: this hand's plays so far. Over: the last hand, replayed to its end as the
+        # match that ended had it (its tricks, the cards left when it ended early); it is on
+        # the sheet already, and must score what its line says.
+        over = phase == PHASE_OVER
+        last = sheet[-1] if over and hand_index == num_hands - 1 else None
+        if over and (last is None or (contract, trump) != (last.contract, last.trump)):
             raise BadInput("bad_state", "a finished match's last hand is not its sheet's")
         state.contract = contract
         state.trump = trump
         state.rules = ruleset.hand_rules(contract, trump)
+        if not over:  # (a finished hand's contract is counted with its sheet line)
+            state.usage.record(state.turn, contract, trump)
         state.phase = PHASE_PLAY
-        _replay(state, plays, to_the_end=True)
-        if tuple(state.hand_points) != last.points or state.trick_no != last.tricks_played:
-            raise BadInput("bad_state", "the last hand does not score as its sheet line")
-        state.phase = PHASE_OVER
-        state.turn = -1
-    elif phase == PHASE_PLAY:
-        state.contract = contract
-        state.trump = trump
-        state.rules = ruleset.hand_rules(contract, trump)
-        state.usage.record(state.turn, contract, trump)
-        state.phase = PHASE_PLAY
-        _replay(state, plays)
+        _replay(state, plays, to_the_end=over)
+        if last is not None:
+            if tuple(state.hand_points) != last.points or state.trick_no != last.tricks_played:
+                raise BadInput("bad_state", "the last hand does not score as its sheet line")
+            state.phase = PHASE_OVER
+            state.turn = -1
     elif plays or phase != PHASE_CONTRACT:
         raise BadInput("bad_state", "bad phase")
     else:

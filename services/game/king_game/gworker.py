@@ -37,7 +37,7 @@ Use: ``worker_class = "king_game.gworker.GameWorker"`` (the default in
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from time import monotonic
 from typing import Any
 
@@ -128,7 +128,7 @@ class IdleLimit:
         self.waiting: dict[Any, float] = {}
         self._timer: Any = None
 
-    def read(self, read_line: Any) -> Any:
+    def read(self, read_line: Callable[[], Any]) -> Any:
         """``read_line()`` with the limit: its result, or "" when the wait expired."""
         if self._timer is None:
             self._start()
