@@ -176,7 +176,9 @@ def view_for(state: MatchState, seat: int) -> SeatView:
         tricks=_tricks(state) if in_play else (),
         cards_left=left,
         tricks_taken=tuple(state.tricks_taken),  # type: ignore[arg-type]
-        taken=tuple(state.taken),  # type: ignore[arg-type]
+        # (over: the last hand's cards are not shown, its tricks and taken cards neither;
+        # the sheet has its result)
+        taken=tuple(state.taken) if state.phase != 2 else (0, 0, 0, 0),  # type: ignore[arg-type]
         hand_points=tuple(state.hand_points),  # type: ignore[arg-type]
         totals=tuple(state.totals),  # type: ignore[arg-type]
         sheet=tuple(state.sheet),
