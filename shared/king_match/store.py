@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import orjson
+from king_metrics.registry import record_match_finished
 from redis import Redis
 
 from king_engine import (
@@ -1200,6 +1201,8 @@ class MatchStore:
                 # The clock sweeper moves for a bot whose job never came: nothing is lost.
                 continue
         if change.finished is not None:
+            # Counted once: only the commit that ends the match carries its message.
+            record_match_finished(record.mode, record.outcome or "finished")
             self.deliver_finished(change.finished)
 
     # ------------------------------------------------------------------ idempotency
