@@ -105,6 +105,13 @@ def test_run_command_serves_and_ctrl_c_stops_every_process(
         run.kill_everything()
 
 
+def ready(url: str) -> bool:
+    try:
+        return get(url)[0] == 200
+    except OSError:  # refused: nothing listens (yet)
+        return False
+
+
 def test_a_process_that_dies_is_restarted_and_the_rest_keep_running(
     redis_url: str, database_url: str, tmp_path: object
 ) -> None:
@@ -151,7 +158,7 @@ def test_a_process_that_dies_is_restarted_and_the_rest_keep_running(
             restarted = (
                 [p.pid for p in bots] not in ([], [bot.pid])
                 and [p.pid for p in games] not in ([], [game.pid])
-                and get(f"http://127.0.0.1:{game_port}/readyz")[0] == 200
+                and ready(f"http://127.0.0.1:{game_port}/readyz")
             )
             time.sleep(0.5)
         output = run.output()
@@ -160,7 +167,7 @@ def test_a_process_that_dies_is_restarted_and_the_rest_keep_running(
             assert f"{label} exited with code -9; restarting it in" in output, label
             assert f"{label} restarted (pid " in output, label
         assert others <= {child.pid for child in runner.children() if child.is_running()}
-        assert get(f"http://127.0.0.1:{rating_port}/readyz")[0] == 200
+        assert ready(f"http://127.0.0.1:{rating_port}/readyz")
 
         run.remember_descendants()
         run.popen.send_signal(signal.SIGINT)
