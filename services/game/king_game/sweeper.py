@@ -32,7 +32,10 @@ class MeteredSweeper(Sweeper):
 def build(settings: MatchSettings | None = None) -> Sweeper:
     settings = settings or MatchSettings.from_env()
     redis = Redis.from_url(settings.redis_url)
-    return MeteredSweeper(MatchStore(redis, settings, RQEnqueuer(redis)))
+    store = MatchStore(
+        redis, settings, RQEnqueuer(redis), on_finished=king_metrics.record_match_finished
+    )
+    return MeteredSweeper(store)
 
 
 def main(argv: list[str] | None = None) -> int:
