@@ -1,7 +1,8 @@
 """The run command: ``python -m king_devservers`` (``make run``) starts the whole product.
 
     python -m king_devservers              # everything, in the foreground; Ctrl-C stops it
-    python -m king_devservers --demo       # also play a demonstration match, then stop
+    python -m king_devservers --demo       # a demonstration match: on the stack running on
+                                           # this data folder, else on a stack of its own
     python -m king_devservers --demo --api http://127.0.0.1:8001   # demo against a running stack
 
 With no configuration it starts local Redis and PostgreSQL (see ``king_devservers.stack``);
@@ -15,9 +16,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
-from king_devservers.stack import Stack, StackSettings
+from king_devservers.stack import (
+    Stack,
+    StackError,
+    StackSettings,
+    busy_ports,
+    running_stack_state,
+)
 
 
 def _banner(stack: Stack) -> None:
@@ -35,6 +43,59 @@ def _banner(stack: Stack) -> None:
     lines += ["Press Ctrl-C to stop every process.", ""]
     for line in lines:
         stack.say(line)
+
+
+def _running_game_url(settings: StackSettings, wait: float = 120.0) -> str | None:
+    """The game service of the stack that runs on this data folder (waiting while it
+    starts), or None when none runs there."""
+    deadline = time.monotonic() + wait
+    while True:
+        state = running_stack_state(settings.data_dir)
+        if state is None:
+            return None
+        if state["ready"] and state.get("game_url"):
+            return str(state["game_url"])
+        if time.monotonic() > deadline:
+            raise StackError(f"the stack on {settings.data_dir} did not get ready in {wait} s")
+        time.sleep(0.5)
+
+
+def _demo(settings: StackSettings, api: str | None, hands: int, level: str) -> int:
+    """Play the demonstration on ``api``, else on the running stack, else on a stack of its
+    own; never beside another stack (its ports and data folder are its own)."""
+    from king_devservers.demo import play_demo
+
+    if api:
+        return play_demo(api, hands=hands, level=level)
+    try:
+        running = _running_game_url(settings)
+    except StackError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if running is not None:
+        print(f"using the stack running on {settings.data_dir}: {running}")
+        return play_demo(running, hands=hands, level=level)
+    busy = busy_ports(settings)
+    if busy:
+        print(
+            f"port {', '.join(map(str, busy))} is in use, but no stack runs on the data folder "
+            f"{settings.data_dir}. If a King stack runs elsewhere, play on it with "
+            f'make demo ARGS="--api {settings.game_url}"; else free the port or choose '
+            "KING_GAME_PORT / KING_RATING_PORT.",
+            file=sys.stderr,
+        )
+        return 2
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    log_path = settings.data_dir / "demo-services.log"
+    print(f"no stack runs: starting one for the demo (its logs go to {log_path}) ...")
+    try:
+        with log_path.open("w", encoding="utf-8") as log, Stack(settings, out=log) as stack:
+            _banner(stack)
+            print("started: " + ", ".join(c.name for c in stack.started))
+            return play_demo(settings.game_url, hands=hands, level=level)
+    except StackError as exc:
+        print(f"could not start the stack: {exc}", file=sys.stderr)
+        return 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,17 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         settings.bot_workers = args.bot_workers
 
     if args.demo:
-        from king_devservers.demo import play_demo
-
-        if args.api:
-            return play_demo(args.api, hands=args.hands, level=args.level)
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        log_path = settings.data_dir / "demo-services.log"
-        print(f"starting the product (its logs go to {log_path}) ...")
-        with log_path.open("w", encoding="utf-8") as log, Stack(settings, out=log) as stack:
-            _banner(stack)
-            print("started: " + ", ".join(c.name for c in stack.started))
-            return play_demo(settings.game_url, hands=args.hands, level=args.level)
+        return _demo(settings, args.api, hands=args.hands, level=args.level)
 
     return Stack(settings).run_forever(on_ready=_banner)
 

@@ -14,6 +14,15 @@ with free ports and its own data folder. The steps:
    session), so Ctrl-C reaches only this supervisor, which then stops them in order: web
    servers first (no new work), then workers, then the backends it started. SIGTERM first,
    SIGKILL to any group still alive after the grace period, so nothing is left behind.
+   While the run command runs, a process that dies is started again after a back-off.
+
+One stack per data folder: a running stack holds an exclusive lock on ``stack.lock`` in it
+and describes itself in ``stack.json`` (its URLs), so a second one refuses to start (and
+``--demo`` uses the running one) instead of sharing its ports and files.
+
+Metrics: the game service, the bot workers and the clock share one prometheus_client
+multiprocess folder (``metrics/game``), the rating service and the ratings worker another
+(``metrics/rating``); each web service's ``/metrics`` adds up every process of its folder.
 
 Components whose code does not exist yet (the repository grows in parallel) are skipped and
 listed, so the runner starts what it can.
@@ -22,6 +31,8 @@ listed, so the runner starts what it can.
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import importlib.util
 import json
 import os
@@ -48,10 +59,22 @@ __all__ = [
     "Stack",
     "StackError",
     "StackSettings",
+    "busy_ports",
     "components",
     "process_group_alive",
     "project_root",
+    "running_stack_state",
 ]
+
+#: A process that dies is started again after this many seconds, doubled at each death in a
+#: row up to the maximum; one that ran ``STABLE_S`` before dying starts from the first again.
+RESTART_FIRST_S = 1.0
+RESTART_MAX_S = 30.0
+STABLE_S = 60.0
+
+#: In the data folder: the running stack's lock, and what it tells other commands about itself.
+LOCK_FILE = "stack.lock"
+STATE_FILE = "stack.json"
 
 #: Default ports of the local product: game API, rating API, private Redis.
 DEFAULT_GAME_PORT = 8001
@@ -308,6 +331,8 @@ class Component:
     port: int | None = None
     ready_path: str | None = None
     env: tuple[tuple[str, str], ...] = ()
+    #: The multiprocess metrics folder it writes to (its web service's ``/metrics`` reads it).
+    metrics: str | None = None
 
 
 @dataclass(frozen=True)
@@ -385,12 +410,15 @@ def components(settings: StackSettings) -> tuple[list[Component], list[Missing]]
     missing: list[Missing] = []
     py = sys.executable
 
-    def module_cmd(name: str, role: str, candidates: Sequence[str], copies: int = 1) -> None:
+    def module_cmd(
+        name: str, role: str, candidates: Sequence[str], copies: int = 1, metrics: str = "game"
+    ) -> None:
         chosen = next((c for c in candidates if module_runnable(c)), None)
         if chosen is None:
             missing.append(Missing(name, tuple(candidates)))
             return
-        found.append(Component(name, role, (py, "-m", chosen), chosen, copies=copies))
+        argv = (py, "-m", chosen)
+        found.append(Component(name, role, argv, chosen, copies=copies, metrics=metrics))
 
     module_cmd("migrate-rating", "migrate", (RATING_MIGRATE,))
     module_cmd("migrate-game", "migrate", GAME_MIGRATE_CANDIDATES)
@@ -412,6 +440,7 @@ def components(settings: StackSettings) -> tuple[list[Component], list[Missing]]
                 game_app,
                 port=settings.game_port,
                 ready_path="/readyz",
+                metrics="game",
             )
         )
     if module_exists(_app_module(RATING_APP)):
@@ -428,12 +457,19 @@ def components(settings: StackSettings) -> tuple[list[Component], list[Missing]]
                 RATING_APP,
                 port=settings.rating_port,
                 ready_path="/readyz",
+                metrics="rating",
             )
         )
     else:
         missing.append(Missing("rating", (RATING_APP,)))
     module_cmd("bots", "worker", BOT_WORKER_CANDIDATES, copies=settings.bot_workers)
-    module_cmd("ratings-worker", "worker", (RATING_WORKER,), copies=settings.rating_workers)
+    module_cmd(
+        "ratings-worker",
+        "worker",
+        (RATING_WORKER,),
+        copies=settings.rating_workers,
+        metrics="rating",
+    )
     module_cmd("clock", "worker", CLOCK_CANDIDATES)
     return found, missing
 
@@ -558,6 +594,52 @@ def _http_status(url: str, timeout: float = 2.0) -> int | None:
         return None
 
 
+# --------------------------------------------------------------------------- one per folder
+
+
+def _try_lock(path: Path) -> int | None:
+    """An fd holding an exclusive lock on ``path``, or None when another process holds it.
+    The kernel drops the lock when its holder dies, so a crashed stack leaves no stale lock."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        if exc.errno in (errno.EAGAIN, errno.EACCES):
+            return None
+        raise
+    return fd
+
+
+def running_stack_state(data_dir: Path) -> dict[str, Any] | None:
+    """What the stack running on ``data_dir`` says about itself (``stack.json``: its pid,
+    URLs and ``ready``), or None when no stack holds that folder."""
+    fd = _try_lock(data_dir / LOCK_FILE)
+    if fd is not None:  # nobody holds it: no stack runs there
+        os.close(fd)
+        return None
+    try:
+        found: dict[str, Any] = json.loads((data_dir / STATE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        found = {}
+    found.setdefault("ready", False)
+    return found
+
+
+def busy_ports(settings: StackSettings) -> list[int]:
+    """The stack's web ports that something already listens on (a plain bind fails even
+    beside SO_REUSEPORT listeners, such as another stack's gunicorn)."""
+    busy = []
+    for port in (settings.game_port, settings.rating_port):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((settings.host, port))
+            except OSError:
+                busy.append(port)
+    return busy
+
+
 # --------------------------------------------------------------------------- the stack
 
 
@@ -579,6 +661,13 @@ class Stack:
         self.all_pgids: list[int] = []
         self._color = 0
         self._stopping = threading.Event()
+        self._lock_fd: int | None = None
+        #: label -> what it runs; for the supervisor's restarts.
+        self._specs: dict[str, tuple[Component, int]] = {}
+        #: label -> deaths in a row, when it last started, when its restart is due.
+        self._deaths: dict[str, int] = {}
+        self._started_at: dict[str, float] = {}
+        self._restart_due: dict[str, float] = {}
 
     # -- output
     def say(self, message: str) -> None:
@@ -617,12 +706,19 @@ class Stack:
             }
         )
         env.update(dict(component.env))
-        if component.role != "migrate":
-            folder = self.settings.data_dir / "metrics" / f"{component.name}-{index}"
-            shutil.rmtree(folder, ignore_errors=True)
+        # Workers' numbers are served by their web service's /metrics (one folder per group),
+        # not on a port of their own: copies of a worker would all want the same port.
+        env.pop("KING_METRICS_PORT", None)
+        env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+        if component.metrics is not None:
+            folder = self.metrics_dir(component.metrics)
             folder.mkdir(parents=True, exist_ok=True)
             env["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
         return env
+
+    def metrics_dir(self, group: str) -> Path:
+        """The multiprocess metrics folder of ``group`` (``game`` or ``rating``)."""
+        return self.settings.data_dir / "metrics" / group
 
     def _spawn(self, label: str, component: Component, index: int) -> ManagedProcess:
         color = _COLORS[self._color % len(_COLORS)] if self.out.isatty() else None
@@ -638,6 +734,8 @@ class Stack:
             cwd=project_root(),
         )
         self.all_pgids.append(process.pgid)
+        self._specs[label] = (component, index)
+        self._started_at[label] = time.monotonic()
         return process
 
     # -- lifecycle
@@ -650,9 +748,55 @@ class Stack:
             raise
         return self
 
+    def _claim_data_dir(self) -> None:
+        """Take the data folder's lock, or refuse: another stack's Redis files, metrics and
+        ports are its own."""
+        settings = self.settings
+        fd = _try_lock(settings.data_dir / LOCK_FILE)
+        if fd is None:
+            other = running_stack_state(settings.data_dir) or {}
+            where = other.get("game_url") or "its ports"
+            raise StackError(
+                f"another stack runs on the data folder {settings.data_dir} (pid "
+                f"{other.get('pid', '?')}, game service at {where}); stop it first, or give "
+                "this one its own KING_DATA_DIR and ports"
+            )
+        self._lock_fd = fd
+        busy = busy_ports(settings)
+        if busy:
+            raise StackError(
+                f"port {', '.join(map(str, busy))} on {settings.host} is in use (another "
+                "stack?); stop it, or choose KING_GAME_PORT / KING_RATING_PORT"
+            )
+        self._write_state(ready=False)
+        # This folder is ours now: last run's metric files go (counters restart at zero).
+        shutil.rmtree(settings.data_dir / "metrics", ignore_errors=True)
+
+    def _write_state(self, ready: bool) -> None:
+        state = {
+            "pid": os.getpid(),
+            "ready": ready,
+            "game_url": self.settings.game_url,
+            "rating_url": self.settings.rating_url,
+            "urls": self.urls() if ready else {},
+        }
+        path = self.settings.data_dir / STATE_FILE
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+        temporary.replace(path)
+
+    def _release_data_dir(self) -> None:
+        if self._lock_fd is None:
+            return
+        with contextlib.suppress(OSError):
+            (self.settings.data_dir / STATE_FILE).unlink()
+        os.close(self._lock_fd)  # closing the fd drops the lock
+        self._lock_fd = None
+
     def _start(self) -> None:
         settings = self.settings
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+        self._claim_data_dir()
         self.backends = start_backends(settings, log=self.say)
         found, self.missing = components(settings)
         for item in self.missing:
@@ -672,6 +816,7 @@ class Stack:
             self.started.append(component)
         for component in [c for c in found if c.role == "web"]:
             self._wait_ready(component)
+        self._write_state(ready=True)
 
     def _wait_ready(self, component: Component) -> None:
         url = f"http://{self.settings.host}:{component.port}{component.ready_path or '/'}"
@@ -697,17 +842,54 @@ class Stack:
         """The addresses a person or a test uses."""
         names = {c.name for c in self.started}
         found: dict[str, str] = {}
+        # Each answers a GET with 200: the APIs have no index page, so their entry is the
+        # OpenAPI document (/docs shows it readable).
         if "game" in names:
-            found["game API"] = self.settings.game_url + "/v1"
+            found["game API"] = self.settings.game_url + "/openapi.json"
             found["game docs"] = self.settings.game_url + "/docs"
             if module_exists("king_game.web"):
                 found["web client"] = self.settings.game_url + "/"
             found["game metrics"] = self.settings.game_url + "/metrics"
         if "rating" in names:
-            found["rating API"] = self.settings.rating_url + "/"
+            found["rating API"] = self.settings.rating_url + "/openapi.json"
             found["rating docs"] = self.settings.rating_url + "/docs"
             found["rating metrics"] = self.settings.rating_url + "/metrics"
         return found
+
+    def supervise(self) -> None:
+        """One round of the supervisor: a process that died is started again, after a pause
+        that doubles with each death in a row (``RESTART_FIRST_S`` .. ``RESTART_MAX_S``)."""
+        now = time.monotonic()
+        for position, process in enumerate(self.processes):
+            if self._stopping.is_set():
+                return
+            code = process.poll()
+            if code is None:
+                continue
+            label = process.label
+            due = self._restart_due.get(label)
+            if due is None:
+                # What is left of its group (a gunicorn master's workers) must not keep the
+                # port or go on serving beside the replacement.
+                process.signal_group(signal.SIGKILL)
+                ran = now - self._started_at.get(label, now)
+                deaths = 1 if ran >= STABLE_S else self._deaths.get(label, 0) + 1
+                self._deaths[label] = deaths
+                delay = min(RESTART_MAX_S, RESTART_FIRST_S * 2 ** (deaths - 1))
+                self._restart_due[label] = now + delay
+                self.say(
+                    f"{label} exited with code {code}; restarting it in {delay:g} s "
+                    f"(death {deaths} in a row)"
+                )
+                continue
+            if now < due or process.group_alive():
+                continue
+            process.join_output(0.5)
+            del self._restart_due[label]
+            component, index = self._specs[label]
+            replacement = self._spawn(label, component, index)
+            self.processes[position] = replacement
+            self.say(f"{label} restarted (pid {replacement.pid})")
 
     def stop(self) -> None:
         """Stop every process group (web first, then workers), then the backends."""
@@ -730,7 +912,9 @@ class Stack:
                 process.join_output(1.0)
         if self.backends is not None:
             self.backends.stop()
+            self.backends = None
         self.processes = []
+        self._release_data_dir()
 
     def leftover_pgids(self) -> list[int]:
         """Process groups this stack started that still have a live process."""
@@ -744,7 +928,7 @@ class Stack:
 
     # -- the run command's loop
     def run_forever(self, on_ready: Callable[[Stack], None] | None = None) -> int:
-        """Start, print the URLs, wait for SIGINT/SIGTERM or a crash, stop. Exit status."""
+        """Start, print the URLs, restart what dies, stop on SIGINT/SIGTERM. Exit status."""
         received: list[int] = []
 
         def _handle(signum: int, frame: Any) -> None:
@@ -762,12 +946,7 @@ class Stack:
             if on_ready is not None:
                 on_ready(self)
             while not self._stopping.wait(0.5):
-                dead = self.dead_processes()
-                if dead:
-                    for process in dead:
-                        self.say(f"{process.label} exited with code {process.poll()}; stopping")
-                    status = 1
-                    break
+                self.supervise()
             if received:
                 self.say(f"received {signal.Signals(received[0]).name}; stopping every process")
         finally:

@@ -271,8 +271,12 @@ class MatchStore:
         enqueuer: Enqueuer | None = None,
         clock: Callable[[], float] = time.time,
         notifier: EventNotifier | None = None,
+        on_finished: Callable[[str, str], None] | None = None,
     ) -> None:
         self.redis = redis
+        #: Called with (mode, outcome) once per match, after the commit that ends it (the
+        #: processes pass ``king_metrics.record_match_finished``).
+        self.on_finished = on_finished
         #: Wakes waiting readers from one Pub/Sub connection (made on first use if not given).
         self.notifier = notifier
         self.settings = settings or MatchSettings()
@@ -1200,6 +1204,9 @@ class MatchStore:
                 # The clock sweeper moves for a bot whose job never came: nothing is lost.
                 continue
         if change.finished is not None:
+            if self.on_finished is not None:  # only the commit that ends it carries this
+                with contextlib.suppress(Exception):
+                    self.on_finished(record.mode, record.outcome or "finished")
             self.deliver_finished(change.finished)
 
     # ------------------------------------------------------------------ idempotency

@@ -10,7 +10,10 @@ line per request with its latency, and serves ``GET /metrics`` in the Prometheus
 
 Worker processes (RQ bot workers, the rating worker, the clock process) call
 ``serve_metrics()`` once at start: it opens a small HTTP server on
-``$KING_METRICS_PORT`` (nothing when the variable is unset).
+``$KING_METRICS_PORT`` (each pod in the manifests). Without a port their numbers reach
+Prometheus only through a shared ``PROMETHEUS_MULTIPROC_DIR`` that a web service serves: the
+run command gives the game service, bot workers and clock one folder, and the rating service
+and ratings worker another (``docs/operations.md``, Metrics).
 
 Under gunicorn with several worker processes each process keeps its own counters, so the
 runner and the container images set ``PROMETHEUS_MULTIPROC_DIR`` to an empty folder *before*

@@ -40,7 +40,9 @@ def request_log_mode() -> str:
 
 def metrics_response() -> Response:
     """The Prometheus text exposition of this service's metrics."""
-    return Response(generate_latest(collect_registry()), mimetype=CONTENT_TYPE_LATEST)
+    # content_type, not mimetype: Flask adds "; charset=utf-8" to a text/* mimetype, and
+    # CONTENT_TYPE_LATEST already names its charset.
+    return Response(generate_latest(collect_registry()), content_type=CONTENT_TYPE_LATEST)
 
 
 class RequestMetrics:
@@ -114,9 +116,12 @@ def install(
     requests = RequestMetrics(service, errors_only=request_log_mode() == "errors")
     app.extensions["king_metrics_requests"] = requests
 
-    @app.before_request
     def _start_timer() -> None:
         g.king_metrics_start = time.perf_counter()
+
+    # First of the app's before_request hooks: a request that another hook refuses (the rate
+    # limiter's 429) is still timed, counted and logged.
+    app.before_request_funcs.setdefault(None, []).insert(0, _start_timer)
 
     @app.after_request
     def _record(response: Response) -> Response:

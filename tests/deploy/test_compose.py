@@ -162,3 +162,10 @@ def test_every_service_command_exists_in_the_code(service: str, entry: str) -> N
 def test_commands_are_found_for_every_app_service() -> None:
     services_with_code = {service for service, _ in _service_entries()}
     assert services_with_code == EXPECTED_SERVICES - {"redis", "postgres"}
+
+
+def test_every_worker_serves_its_metrics_on_a_port(compose: dict[str, Any]) -> None:
+    """Workers have no web server: without KING_METRICS_PORT their numbers reach nobody."""
+    for name in ("bots", "ratings-worker", "clock"):
+        port = compose["services"][name]["environment"].get("KING_METRICS_PORT")
+        assert port and int(port) > 0, name

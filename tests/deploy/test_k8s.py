@@ -207,3 +207,19 @@ def test_every_container_uses_the_one_image() -> None:
 
 def test_manifest_paths() -> None:
     assert all(isinstance(p, Path) and p.suffix == ".yaml" for p in MANIFESTS)
+
+
+WORKER_DEPLOYMENTS = ("king-bots", "king-ratings-worker", "king-clock")
+
+
+def test_every_worker_pod_serves_its_metrics_on_the_annotated_port() -> None:
+    """A worker's numbers reach Prometheus only through its own port (its own process, its
+    own multiprocess folder): KING_METRICS_PORT set to the port the scrape annotation names."""
+    deployments = by_kind("Deployment")
+    for name in WORKER_DEPLOYMENTS:
+        template = deployments[name]["spec"]["template"]
+        annotations = template["metadata"]["annotations"]
+        assert annotations["prometheus.io/scrape"] == "true", name
+        (container,) = template["spec"]["containers"]
+        env = {item["name"]: item.get("value") for item in container.get("env", [])}
+        assert env.get("KING_METRICS_PORT") == annotations["prometheus.io/port"], name

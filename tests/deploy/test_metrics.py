@@ -181,3 +181,43 @@ def test_multiprocess_mode_adds_up_every_process(tmp_path: object) -> None:
         v for labels, v in samples(result.stdout, "king_moves_total") if labels["source"] == "human"
     ]
     assert human == [7]
+
+
+def test_the_metrics_content_type_names_its_charset_once() -> None:
+    client = make_app(f"svc{uuid.uuid4().hex[:8]}").test_client()
+    content_type = client.get("/metrics").headers["Content-Type"]
+    assert content_type.lower().count("charset") == 1
+    assert content_type.startswith("text/plain")
+
+
+def test_a_request_refused_by_the_rate_limiter_is_counted_and_logged(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Flask-Limiter refuses in its own before_request hook: the 429 still gets its line."""
+    from flask_limiter import Limiter
+    from flask_limiter.util import get_remote_address
+
+    monkeypatch.setenv("KING_REQUEST_LOG", "all")
+    service = f"svc{uuid.uuid4().hex[:8]}"
+    app = Flask(f"test_{service}")
+    # A default limit: checked in the limiter's before_request hook, before the view.
+    Limiter(get_remote_address, app=app, storage_uri="memory://", default_limits=["1/minute"])
+
+    @app.get("/v1/limited")
+    def limited() -> dict[str, str]:
+        return {"ok": "yes"}
+
+    king_metrics.install(app, service=service, configure_logs=False)
+    client = app.test_client()
+    with caplog.at_level(logging.INFO, logger="king.request"):
+        assert client.get("/v1/limited").status_code == 200
+        assert client.get("/v1/limited").status_code == 429
+    logged = [r.getMessage() for r in caplog.records if r.name == "king.request"]
+    assert [line.split()[2] for line in logged] == ["200", "429"]
+    text = client.get("/metrics").get_data(as_text=True)
+    refused = [
+        value
+        for labels, value in samples(text, "king_http_requests_total")
+        if labels["service"] == service and labels["status"] == "429"
+    ]
+    assert refused == [1]

@@ -13,6 +13,7 @@ and rating services under gunicorn, bot workers, ratings worker, clock sweeper) 
 from __future__ import annotations
 
 import io
+import os
 import secrets
 import subprocess
 import sys
@@ -175,18 +176,61 @@ def test_a_computer_match_is_played_over_http_and_its_deal_verifies(stack: Stack
     wait_for(lambda: call("GET", f"{rating}/matches/{computer_match}"), lambda body: True)
 
 
-def test_the_demo_command_prints_the_match_and_verifies_the_deck(stack: Stack) -> None:
+def metric_files(stack: Stack) -> dict[str, int]:
+    """The stack's multiprocess metric files and their sizes."""
+    folder = stack.settings.data_dir / "metrics"
+    return {str(path.relative_to(folder)): path.stat().st_size for path in folder.rglob("*.db")}
+
+
+def test_every_printed_url_answers(stack: Stack) -> None:
+    urls = stack.urls()
+    assert {"game API", "game docs", "game metrics", "rating API", "rating metrics"} <= set(urls)
+    for name, url in urls.items():
+        with urllib.request.urlopen(url, timeout=10) as response:
+            assert response.status == 200, (name, url)
+
+
+def test_the_demo_command_plays_on_the_running_stack_and_leaves_its_files(stack: Stack) -> None:
+    """``make demo`` beside ``make run``: the same data folder and ports as the running stack.
+    It must play on that stack, not start a second one over its ports and files."""
+    files_before = metric_files(stack)
+    assert files_before, "the running stack wrote no metric files"
+    pids_before = [process.pid for process in stack.processes]
     result = subprocess.run(
-        [sys.executable, "-m", "king_devservers", "--demo", "--api", stack.settings.game_url],
+        [sys.executable, "-m", "king_devservers", "--demo"],
         capture_output=True,
         text=True,
         timeout=300,
+        env={
+            **os.environ,
+            "KING_DATA_DIR": str(stack.settings.data_dir),
+            "KING_GAME_PORT": str(stack.settings.game_port),
+            "KING_RATING_PORT": str(stack.settings.rating_port),
+        },
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     out = result.stdout
+    assert f"using the stack running on {stack.settings.data_dir}" in out
     for expected in ("contract: ", "trick 1: ", "score sheet:", "totals", "the deck is verified."):
         assert expected in out, expected
     assert out.count("  ok: ") == 5
+    # The running stack is whole: the same processes, and its metric files still there (they
+    # only grow).
+    assert [process.pid for process in stack.processes] == pids_before
+    assert stack.dead_processes() == []
+    files_after = metric_files(stack)
+    for name, size in files_before.items():
+        assert files_after.get(name, -1) >= size, name
+
+
+def test_a_second_stack_on_the_same_folder_refuses_to_start(stack: Stack) -> None:
+    from king_devservers.stack import StackError
+
+    second = Stack(StackSettings(data_dir=stack.settings.data_dir), out=io.StringIO())
+    with pytest.raises(StackError, match="another stack runs on the data folder"):
+        second.start()
+    assert second.processes == [] and second.backends is None
+    assert (stack.settings.data_dir / "stack.json").is_file()
 
 
 def test_live_matches_of_four_clients_reach_the_ratings_and_the_weekly_board(
@@ -273,6 +317,45 @@ def test_the_services_expose_request_metrics(stack: Stack) -> None:
     assert sum(moves) > 0
     with urllib.request.urlopen(f"{stack.settings.rating_url}/metrics", timeout=5) as response:
         assert "king_http_request_duration_seconds_bucket" in response.read().decode()
+
+
+def scrape(url: str) -> dict[str, float]:
+    """``name{label=value,...}`` -> value of every sample at ``url``."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        text = response.read().decode()
+    found: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
+            found[f"{sample.name}{{{labels}}}"] = sample.value
+    return found
+
+
+def total(samples: dict[str, float], name: str, *labels: str) -> float:
+    return sum(
+        value
+        for key, value in samples.items()
+        if key.startswith(name + "{") and all(label in key for label in labels)
+    )
+
+
+def test_every_process_metrics_are_served_after_real_matches(stack: Stack) -> None:
+    """The bot workers' and the clock's numbers at the game service's /metrics, the ratings
+    worker's at the rating service's: after the matches above (all of them ingested)."""
+    urls = stack.urls()
+    played = 2 + BOARD_MIN_MATCHES  # the computer match, the demo, the live matches
+    game = scrape(urls["game metrics"])
+    assert total(game, "king_moves_total", "source=bot") > 0
+    assert total(game, "king_moves_total", "source=human") > 0
+    assert total(game, "king_bot_decision_seconds_count") > 0
+    assert total(game, "king_matches_finished_total", "mode=live") >= BOARD_MIN_MATCHES
+    assert total(game, "king_matches_finished_total") >= played
+    assert "king_clock_timeouts_total{mode=all}" in game
+    rating = wait_for(
+        lambda: scrape(urls["rating metrics"]),
+        lambda found: total(found, "king_rating_ingested_total") >= played,
+    )
+    assert total(rating, "king_rating_ingestion_lag_seconds_count") >= played
 
 
 def test_stopping_leaves_no_process_behind(stack: Stack) -> None:

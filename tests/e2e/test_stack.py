@@ -126,3 +126,35 @@ def test_component_commands_are_python_modules_or_gunicorn(tmp_path: Path) -> No
             assert component.argv[2] == "gunicorn"
             assert "--no-control-socket" in component.argv
             assert component.ready_path == "/readyz"
+
+
+def test_the_demo_refuses_ports_taken_by_something_that_is_not_its_stack(tmp_path: Path) -> None:
+    """No stack runs on the data folder, but the game port is taken: the demo says so and
+    starts nothing (no second server beside the first, no files in the folder)."""
+    import os
+    import socket
+    import subprocess
+
+    from king_devservers import free_port
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "king_devservers", "--demo"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={
+                **os.environ,
+                "KING_DATA_DIR": str(tmp_path / "var"),
+                "KING_GAME_PORT": str(port),
+                "KING_RATING_PORT": str(free_port()),
+            },
+        )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"port {port} is in use" in result.stderr
+    assert "--api" in result.stderr
+    assert not (tmp_path / "var" / "metrics").exists()
+    assert not (tmp_path / "var" / "redis").exists()

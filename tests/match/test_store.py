@@ -270,3 +270,20 @@ def test_no_transcript_before_the_end(make_store):
     with pytest.raises(MatchError) as early:
         store.transcript(match_id)
     assert early.value.code == "match_not_over"
+
+
+def test_the_end_of_a_match_is_reported_once_for_the_metrics(make_store):
+    """``on_finished`` (the processes count king_matches_finished_total with it) hears of a
+    match once: at the commit that ends it, not again when its message is re-delivered."""
+    store, queue, clock = make_store(computer_move_ms=1000)
+    ended: list[tuple[str, str]] = []
+    store.on_finished = lambda mode, outcome: ended.append((mode, outcome))
+    record = store.create_table(ALICE, mode="computer", hands=8, client_seed=SEED)
+    queue.fail = True
+    clock.now += 2
+    store.check_clock(record.match_id)
+    queue.fail = False
+    clock.now += 10
+    assert store.retry_pending_finished() == 1
+    store.check_clock(record.match_id)
+    assert ended == [("computer", "aborted")]

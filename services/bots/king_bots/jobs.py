@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Any
 
-from king_metrics import observe_bot_decision, record_move
+from king_metrics import observe_bot_decision, record_match_finished, record_move
 from redis import Redis
 
 from king_bots.policies import decide
@@ -39,7 +39,9 @@ def get_store() -> MatchStore:
         if _store is None:
             settings = MatchSettings.from_env()
             redis = Redis.from_url(settings.redis_url)
-            _store = MatchStore(redis, settings, RQEnqueuer(redis))
+            _store = MatchStore(
+                redis, settings, RQEnqueuer(redis), on_finished=record_match_finished
+            )
         return _store
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import psycopg
 from flask import Flask, Response
+from king_metrics import record_match_finished
 from psycopg_pool import ConnectionPool, PoolTimeout
 from redis import BlockingConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -90,7 +91,13 @@ def create_app(
     store_kwargs: dict[str, Any] = {"notifier": notifier}
     if clock is not None:
         store_kwargs["clock"] = clock
-    store = MatchStore(redis, settings.match, RQEnqueuer(redis), **store_kwargs)
+    store = MatchStore(
+        redis,
+        settings.match,
+        RQEnqueuer(redis),
+        on_finished=record_match_finished,
+        **store_kwargs,
+    )
     pool = ConnectionPool(
         settings.database_url,
         min_size=1,

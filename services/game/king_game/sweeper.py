@@ -32,13 +32,18 @@ class MeteredSweeper(Sweeper):
 def build(settings: MatchSettings | None = None) -> Sweeper:
     settings = settings or MatchSettings.from_env()
     redis = Redis.from_url(settings.redis_url)
-    return MeteredSweeper(MatchStore(redis, settings, RQEnqueuer(redis)))
+    store = MatchStore(
+        redis, settings, RQEnqueuer(redis), on_finished=king_metrics.record_match_finished
+    )
+    return MeteredSweeper(store)
 
 
 def main(argv: list[str] | None = None) -> int:
     # Readable lines in development, JSON with KING_ENV=production or KING_LOG_FORMAT=json.
     king_metrics.configure_logging("clock")
     king_metrics.serve_metrics()  # on $KING_METRICS_PORT when set
+    # The series exists from the start (at 0), so a dashboard or an alert can read it.
+    king_metrics.CLOCK_TIMEOUTS.labels(mode="all")
     sweeper = build()
 
     def stop(signum: int, frame: FrameType | None) -> None:
