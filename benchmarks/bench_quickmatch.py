@@ -5,8 +5,8 @@ redis-server, tables created and confirmed through the match store); only the cl
 simulated, one step a second. Each step the players who arrived join, every waiting player's
 client answers (``status``), a few waiters give up (``leave``), one pairing pass runs (the
 service runs one per waiting player's poll: at least one a second), and the players of a found
-table confirm with their seed, except a few who never answer, whose tables go back to the pool
-at the deadline.
+table confirm with their seed after a reaction time of 1-6 s, except a few who never answer,
+whose tables go back to the pool at the deadline (15 s).
 
 Ratings: the rating service's Elo (``king_rating.elo``) run on 1,000 players with hidden skill
 and the moderate luck of ``bench_rating`` for 40 rounds gives the rated population's
@@ -36,6 +36,7 @@ ARRIVAL_S = 300
 NEW_PLAYERS = 0.2
 LEAVE_PER_S = 0.002  # a waiter gives up: about one in ten of those waiting a minute
 NEVER_CONFIRMS = 0.02
+REACTION_S = (1.0, 6.0)  # from "table found" on the screen to the Accept click
 
 
 def emit(name: str, value: object) -> None:
@@ -101,6 +102,8 @@ def simulate(url: str, players: int, arrival_s: float, seed: int) -> None:
     first_join: dict[str, float] = {}
     waiting: set[str] = set()
     found: set[str] = set()
+    accept_at: dict[str, float] = {}
+    confirmed: dict[str, str] = {}  # player -> the table they sat at
     started_at: dict[str, float] = {}
     gave_up = 0
     pass_times: list[float] = []
@@ -134,6 +137,7 @@ def simulate(url: str, players: int, arrival_s: float, seed: int) -> None:
             for name in made.players:
                 waiting.discard(name)
                 found.add(name)
+                accept_at[name] = clock.now + rng.uniform(*REACTION_S)
         for name in sorted(found):
             state = quick.status(name)
             if state.get("state") == "waiting":  # back in the pool: a table was not confirmed
@@ -148,12 +152,15 @@ def simulate(url: str, players: int, arrival_s: float, seed: int) -> None:
                 started_at[name] = clock.now
                 matches.append(state["match"])
                 continue
-            if name in silent or state.get("state") != "found":
+            if name in silent or state.get("state") != "found" or clock.now < accept_at[name]:
+                continue
+            if confirmed.get(name) == state["table"]:
                 continue
             try:
                 quick.confirm(Player(name, name), secrets.token_hex(32))
             except MatchError:
                 continue
+            confirmed[name] = state["table"]
         for name in list(found):
             state = quick.status(name)
             if state.get("state") == "matched":
