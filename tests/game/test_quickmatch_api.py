@@ -18,9 +18,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from redis import Redis
 
 from king_game.app import create_app
 from king_game.config import Settings
+from king_game.ratings import DEFAULT_RATING, RatingLookup
 from king_match.quickmatch import QuickSettings
 
 from .helpers import signup
@@ -234,3 +236,19 @@ def test_metrics_show_pool_sizes_waits_and_spread(qc: FlaskClient) -> None:
     assert 'king_quickmatch_waiting{pool="standard:8:rated"} 1.0' in text
     assert 'king_quickmatch_rating_spread_elo_count{pool="standard:8:rated"}' in text
     assert 'king_quickmatch_wait_seconds_count{pool="standard:8:rated"}' in text
+
+
+def test_the_rating_lookup_caches_and_falls_back_to_1500(rating_url: str, redis_url: str) -> None:
+    redis = Redis.from_url(redis_url)
+    prefix = f"r{uuid.uuid4().hex[:8]}:"
+    lookup = RatingLookup(rating_url, redis, prefix, cache_s=300)
+    RATINGS["known-one"] = 1712.6
+    assert lookup.rating_of("known-one") == 1713
+    RATINGS["known-one"] = 1800
+    assert lookup.rating_of("known-one") == 1713  # from the cache every copy shares
+    assert lookup.rating_of("never-rated") == DEFAULT_RATING
+    down = RatingLookup("http://127.0.0.1:9", redis, prefix, timeout_s=0.5)
+    assert down.rating_of("someone") == DEFAULT_RATING
+    ttl = redis.ttl(f"{prefix}qm:rating:someone")
+    assert 0 < ttl <= 15  # asked again soon, unlike a real answer
+    redis.close()
