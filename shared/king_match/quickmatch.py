@@ -41,6 +41,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from . import fairness
 from .errors import MatchError
 from .store import MatchStore, Player
@@ -389,6 +391,7 @@ class QuickMatch:
     def join(self, player_id: str, pool: str, rating: int) -> str:
         """Enter ``pool``; answers 'joined', or 'waiting' when already there (a retry).
         Refused while waiting in another pool or while a found table awaits the player."""
+        self.settle_due()  # (a table of theirs whose deadline passed unnoticed is settled first)
         key = self.pool_key(pool)
         reply: Any = self._join(
             keys=[self.player_key(player_id), key, key + ":r", key + ":s", self.pools_key],
@@ -503,7 +506,7 @@ class QuickMatch:
                     hands=hands,
                     ranked=ranked,
                 )
-            except Exception:
+            except (MatchError, RedisError):
                 # The players are 'found' at a table that does not exist: nobody can confirm,
                 # and the deadline sends them back (or drops them) as for any unconfirmed table.
                 continue

@@ -130,6 +130,9 @@ def test_four_close_players_get_a_table_confirm_it_and_play(qc: FlaskClient) -> 
     assert {status(qc, p)["state"] for p in players} == {"matched"}
     view = qc.get(f"/v1/matches/{table['id']}", headers=players[1]["headers"])
     assert view.status_code == 200 and view.get_json()["status"] == "active"
+    again = join(qc, players[2])
+    assert again.status_code == 409 and again.get_json()["code"] == "already_playing"
+    assert status(qc, players[2])["state"] == "matched"
 
 
 def test_an_unrated_player_is_paired_at_1500_and_guests_only_with_guests(

@@ -46,6 +46,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "seat_reserved": 409,
     # quick match
     "already_queued": 409,
+    "already_playing": 409,
     "table_found": 409,
     "no_table_found": 409,
     "table_expired": 409,

@@ -70,6 +70,18 @@ def _status(context: GameContext, player_id: str, *, pairing: bool = True) -> di
     return _render(context, state)
 
 
+def _in_live_match(context: GameContext, player_id: str) -> bool:
+    """True while the player has a live match in progress at a seat they still play."""
+    active, _ = context.store.player_matches(player_id)
+    for record in active:
+        seat = record.seat_of(player_id)
+        if record.mode != "live" or record.status != "active" or seat is None:
+            continue
+        if not record.seat(seat).forfeited:
+            return True
+    return False
+
+
 def _render(context: GameContext, state: dict[str, str]) -> dict[str, Any]:
     quick = _quick(context)
     now = quick.now_ms()
@@ -116,7 +128,9 @@ class QuickMatchView(MethodView):
     @blp.response(200, QuickStatusSchema)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "forbidden: bot accounts create tables instead")
-    @problem_doc(blp, 409, "already_queued (another pool), table_found (confirm or leave)")
+    @problem_doc(
+        blp, 409, "already_queued (another pool), table_found (confirm or leave), already_playing"
+    )
     @problem_doc(blp, 422, "validation_failed, bad_table (a length the ruleset does not play)")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Join the quick-match pool of a ruleset and match length (again: a no-op).
@@ -135,6 +149,10 @@ class QuickMatchView(MethodView):
         except ConfigError as exc:
             raise MatchError("bad_table", exc.message, field="hands") from exc
         context = game()
+        if _in_live_match(context, account.id):
+            raise MatchError(
+                "already_playing", "finish (or resign) your live match before the next one"
+            )
         if account.is_guest:
             rating = DEFAULT_RATING
         else:
