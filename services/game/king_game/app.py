@@ -134,15 +134,9 @@ def create_app(
     # Probes never wait on the limiter's Redis: /healthz answers at once even when Redis hangs.
     limiter.exempt(health_blp)
     api = ProblemApi(app)
-    for blueprint in (
-        accounts_blp,
-        tables_blp,
-        matches_blp,
-        quickmatch_blp,
-        rules_blp,
-        health_blp,
-    ):
+    for blueprint in (accounts_blp, tables_blp, matches_blp, rules_blp, health_blp):
         api.register_blueprint(blueprint)
+    api.register_blueprint(quickmatch_blp)
     _register_errors(app)
     # The reference web client (another package in this tree) is served by this service.
     from king_game.web import web_blueprint
