@@ -23,6 +23,7 @@ Keys (``p`` the store's prefix; ``<pool>`` is ``ruleset:hands:rated|guest``)::
     p qm:pool:<pool>     sorted set: waiting player -> joined (ms); oldest first
     p qm:pool:<pool>:r   hash: waiting player -> rating
     p qm:pool:<pool>:s   hash: waiting player -> last seen (ms)
+    p qm:pool:<pool>:last  the time of the pool's last pass (ms; see ``min_pass_ms``)
     p qm:pools           set of pool names (metrics)
     p qm:p:<player>      hash: the player's quick-match state (see ``Status``)
     p qm:t:<table>       hash: a found table: pool, the players by seat, their joined times
@@ -75,6 +76,9 @@ class QuickSettings:
     max_scan: int = 400
     max_anchors: int = 40
     max_tables: int = 4
+    #: Least time between two passes over one pool (each waiter's poll asks for one; a join's
+    #: pass always runs, since the newcomer may complete a table).
+    min_pass_ms: int = 250
     #: A table being settled is leased this long (another copy takes over after a crash).
     lease_ms: int = 10_000
 
@@ -130,9 +134,10 @@ def pair(
 
 
 # One pass over a pool. KEYS: pool, ratings, seen, due. ARGV: now, stale cutoff, window base,
-# growth, cap, max scan, max anchors, confirm deadline, pool name, prefix, ended-state TTL, then
-# per table that may be made: id, commitment, seat order (4 digits). Returns {dropped ids,
-# made tables as {id, p0..p3, r0..r3, j0..j3} by seat}.
+# growth, cap, max scan, max anchors, confirm deadline, pool name, prefix, ended-state TTL,
+# force ('1': a join), least time between passes (ms), then per table that may be made: id,
+# commitment, seat order (4 digits). Returns {dropped ids, made tables as {id, p0..p3, r0..r3,
+# j0..j3} by seat}; nothing, without a look, when the pool had a pass less than that time ago.
 _PAIR = """
 local now = tonumber(ARGV[1])
 local cutoff = tonumber(ARGV[2])
@@ -140,7 +145,10 @@ local base, growth, cap = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]
 local scan, anchors = tonumber(ARGV[6]), tonumber(ARGV[7])
 local confirm_by = ARGV[8]
 local pool, prefix = ARGV[9], ARGV[10]
-local room = (#ARGV - 11) / 3
+local room = (#ARGV - 13) / 3
+local last = tonumber(redis.call('GET', KEYS[1] .. ':last') or '0')
+if ARGV[12] ~= '1' and now >= last and now - last < tonumber(ARGV[13]) then return {{}, {}} end
+redis.call('SET', KEYS[1] .. ':last', now, 'PX', 60000)
 local flat = redis.call('ZRANGE', KEYS[1], 0, scan - 1, 'WITHSCORES')
 local ws, dropped = {}, {}
 for i = 1, #flat, 2 do
@@ -192,7 +200,7 @@ for a = 1, #ws do
       failed = failed + 1
     else
       local t = #made
-      local tid, commit, order = ARGV[12 + 3 * t], ARGV[13 + 3 * t], ARGV[14 + 3 * t]
+      local tid, commit, order = ARGV[14 + 3 * t], ARGV[15 + 3 * t], ARGV[16 + 3 * t]
       local bySeat = {}
       for k, index in ipairs(group) do
         used[index] = true
@@ -450,9 +458,12 @@ class QuickMatch:
 
     # ------------------------------------------------------------------ the pool
 
-    def pass_pool(self, pool: str, ruleset: str, hands: int, ranked: bool) -> PassResult:
-        """Settle the found tables that are due, then one pairing pass over ``pool``; creates
-        the tables it made (each player's state already names table, seat and commitment)."""
+    def pass_pool(
+        self, pool: str, ruleset: str, hands: int, ranked: bool, force: bool = False
+    ) -> PassResult:
+        """Settle the found tables that are due, then one pairing pass over ``pool`` (unless
+        one ran less than ``min_pass_ms`` ago and not ``force``); creates the tables it made
+        (each player's state already names table, seat and commitment)."""
         self.settle_due()
         cfg = self.settings
         now = self.now_ms()
@@ -481,6 +492,8 @@ class QuickMatch:
                 pool,
                 self.prefix,
                 _ENDED_TTL_S,
+                "1" if force else "0",
+                cfg.min_pass_ms,
                 *table_args,
             ],
         )

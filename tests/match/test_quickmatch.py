@@ -17,7 +17,7 @@ POOL = pool_name("standard", 8, guest=False)
 @pytest.fixture
 def quick(make_store: Any) -> tuple[QuickMatch, Any]:
     store, _, clock = make_store()
-    return QuickMatch(store, QuickSettings(window=Window(100, 5, 400))), clock
+    return QuickMatch(store, QuickSettings(window=Window(100, 5, 400), min_pass_ms=0)), clock
 
 
 def join_all(quick: QuickMatch, clock: Any, ratings: list[int]) -> list[str]:
@@ -41,7 +41,8 @@ def player(name: str) -> Player:
 def test_the_script_pairs_exactly_as_the_pure_rule(quick: tuple[QuickMatch, Any]) -> None:
     base, clock = quick
     # (nobody goes stale here: the waiters' clients are not the subject)
-    qm = QuickMatch(base.store, QuickSettings(window=Window(100, 5, 400), stale_ms=10**9))
+    settings = QuickSettings(window=Window(100, 5, 400), stale_ms=10**9, min_pass_ms=0)
+    qm = QuickMatch(base.store, settings)
     rng = random.Random(5)
     for round_ in range(6):
         for index in range(rng.randrange(4, 30)):
@@ -177,3 +178,18 @@ def test_waiter_lists_keep_the_join_order(quick: tuple[QuickMatch, Any]) -> None
         Waiter("p000", 1700, int(clock.now * 1000) - 1000),
         Waiter("p001", 1300, int(clock.now * 1000) - 500),
     ]
+
+
+def test_passes_are_spaced_out_except_after_a_join(quick: tuple[QuickMatch, Any]) -> None:
+    base, clock = quick
+    qm = QuickMatch(base.store, QuickSettings(min_pass_ms=1000))
+    join_all(qm, clock, [1500] * 3)
+    assert one_pass(qm).made == []  # (a pass ran: the next one waits a second)
+    qm.join("fourth", POOL, 1500)
+    assert one_pass(qm).made == []
+    assert len(qm.pass_pool(POOL, "standard", 8, ranked=True, force=True).made) == 1
+    for index in range(4):
+        qm.join(f"late{index}", POOL, 1700)
+    assert one_pass(qm).made == []
+    clock.now += 1
+    assert len(one_pass(qm).made) == 1

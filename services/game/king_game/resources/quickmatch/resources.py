@@ -44,10 +44,10 @@ def _quick(context: GameContext) -> QuickMatch:
     return context.quick
 
 
-def _run_pass(context: GameContext, pool: str) -> PassResult:
+def _run_pass(context: GameContext, pool: str, force: bool) -> PassResult:
     ruleset, hands, kind = pool.split(":")
     quick = _quick(context)
-    result = quick.pass_pool(pool, ruleset, int(hands), ranked=kind == "rated")
+    result = quick.pass_pool(pool, ruleset, int(hands), ranked=kind == "rated", force=force)
     for made in result.made:
         now = quick.now_ms()
         waits = [(now - joined) / 1000 for joined in made.joined_ms]
@@ -55,14 +55,17 @@ def _run_pass(context: GameContext, pool: str) -> PassResult:
     return result
 
 
-def _status(context: GameContext, player_id: str, *, pairing: bool = True) -> dict[str, Any]:
+def _status(
+    context: GameContext, player_id: str, *, pairing: bool = True, joined: bool = False
+) -> dict[str, Any]:
     """The caller's quick-match state; while they wait, this also runs a pass of their pool
-    (and settles due tables), so the answer already says when a table was found."""
+    (and settles due tables), so the answer already says when a table was found. A pass runs
+    at most every ``min_pass_ms`` per pool, except right after a join (``joined``)."""
     quick = _quick(context)
     state = quick.status(player_id)
     if pairing:
         if state.get("state") == "waiting":
-            result = _run_pass(context, state["pool"])
+            result = _run_pass(context, state["pool"], force=joined)
             if player_id in result.dropped or any(player_id in m.players for m in result.made):
                 state = quick.status(player_id)
         elif quick.settle_due():
@@ -160,7 +163,7 @@ class QuickMatchView(MethodView):
             rating = context.ratings.rating_of(account.id)
         pool = pool_name(body["ruleset"], body["hands"], guest=account.is_guest)
         _quick(context).join(account.id, pool, rating)
-        return _status(context, account.id)
+        return _status(context, account.id, joined=True)
 
     @blp.response(200, QuickStatusSchema)
     @problem_doc(blp, 401, "unauthenticated")
