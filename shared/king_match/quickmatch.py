@@ -432,9 +432,9 @@ class QuickMatch:
         items = [_text(item) for item in reply]
         return dict(zip(items[::2], items[1::2], strict=True))
 
-    def confirm(self, player: Player, client_seed: str | None) -> tuple[dict[str, str], int | None]:
+    def confirm(self, player: Player, client_seed: str | None) -> tuple[dict[str, str], int]:
         """Take the seat held for ``player`` at their found table with their client seed;
-        the fourth confirmation starts the match. Returns (state, table version or None)."""
+        the fourth confirmation starts the match. Returns (state, table version)."""
         state = self.status(player.player_id)
         if state.get("state") != "found":
             raise MatchError("no_table_found", "no table is waiting for your confirmation")
