@@ -72,6 +72,8 @@ class MatchRecord:
     #: where this hand began).
     log_start: int = 1
     hand_seq: int = 1
+    #: A quick-match table: the player id each seat is held for (only they may sit there).
+    reserved: list[str] | None = None
     # Not part of the JSON: they live in their own hash fields.
     version: int = 0
     seq: int = 0

@@ -644,6 +644,67 @@ class MatchStore:
 
         return self._write(match_id, create, initial=record)
 
+    def create_reserved_table(
+        self,
+        match_id: str,
+        server_seed: str,
+        player_ids: list[str],
+        *,
+        ruleset: str,
+        hands: int,
+        ranked: bool = True,
+    ) -> MatchRecord:
+        """A live table whose four seats are held for ``player_ids`` (by seat), made by quick
+        match: no one sits yet and it is not in the lobby; each player sits with ``join`` and
+        their client seed after seeing ``server_commit`` (of ``server_seed``, drawn by the
+        caller, which showed the commitment already)."""
+        get_ruleset(ruleset).check_length(hands)
+        match_id = _canonical_id(match_id)
+        record = MatchRecord(
+            match_id=match_id,
+            mode="live",
+            ranked=ranked,
+            ruleset=ruleset,
+            hands=hands,
+            creator_id=player_ids[0],
+            server_seed=server_seed,
+            server_commit=fairness.commitment(match_id, server_seed),
+            created_ms=self.now_ms(),
+            reserved=list(player_ids),
+        )
+
+        def create(change: _Change) -> MatchRecord:
+            change.emit(
+                {
+                    "type": "table_created",
+                    "mode": "live",
+                    "ruleset": ruleset,
+                    "hands": hands,
+                    "server_commit": record.server_commit,
+                }
+            )
+            return change.record
+
+        return self._write(match_id, create, initial=record)
+
+    def close_unconfirmed(self, match_id: str) -> MatchRecord:
+        """Abort a quick-match table that is still waiting (a player did not confirm in
+        time); a table that has started (or ended) is returned as it is. Racing ``join``
+        through the one writer path, so a table is either started or closed, never both."""
+
+        def close(change: _Change) -> MatchRecord:
+            record = change.record
+            if record.status != "waiting":
+                return record
+            record.status = "aborted"
+            record.outcome = "aborted"
+            record.end_reason = "not_confirmed"
+            record.ended_ms = change.now_ms
+            change.emit({"type": "match_finished", "outcome": "aborted", "reason": "not_confirmed"})
+            return record
+
+        return self._write(_canonical_id(match_id), close)
+
     def join(
         self, match_id: str, player: Player, seat: int | None = None, client_seed: str | None = None
     ) -> tuple[MatchRecord, int]:
@@ -663,7 +724,14 @@ class MatchStore:
             free = record.free_seats()
             if not free:
                 raise MatchError("table_full", "every seat at this table is taken")
-            if seat is None:
+            if record.reserved is not None:
+                if player.player_id not in record.reserved:
+                    raise MatchError("seat_reserved", "this table's seats are held for others")
+                held = record.reserved.index(player.player_id)
+                if seat is not None and seat != held:
+                    raise MatchError("seat_reserved", f"your seat at this table is {held}")
+                chosen = held
+            elif seat is None:
                 chosen = free[0]
             elif not 0 <= seat < 4:
                 raise MatchError("bad_table", "seat must be 0..3", field="seat")

@@ -45,9 +45,11 @@ from king_metrics.registry import (
     record_clock_timeout,
     record_match_finished,
     record_move,
+    record_quickmatch_table,
     record_rating_ingested,
     serve_metrics,
     track_active_matches,
+    track_quickmatch_pools,
     watch_queues,
 )
 
@@ -70,8 +72,10 @@ __all__ = [
     "record_clock_timeout",
     "record_match_finished",
     "record_move",
+    "record_quickmatch_table",
     "record_rating_ingested",
     "serve_metrics",
     "track_active_matches",
+    "track_quickmatch_pools",
     "watch_queues",
 ]

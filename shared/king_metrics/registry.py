@@ -73,6 +73,21 @@ RATING_INGESTION_LAG_SECONDS = Histogram(
     "Time from a match's end to its ingestion by the rating worker, in seconds.",
     buckets=LAG_BUCKETS,
 )
+QUICKMATCH_WAIT_SECONDS = Histogram(
+    "king_quickmatch_wait_seconds",
+    "Quick match: time from joining the pool to a table found, in seconds.",
+    ["pool"],  # ruleset:hands:rated|guest
+    buckets=(1, 2.5, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300),
+)
+QUICKMATCH_SPREAD_ELO = Histogram(
+    "king_quickmatch_rating_spread_elo",
+    "Quick match: highest minus lowest rating at a table found, in Elo points.",
+    ["pool"],
+    buckets=(10, 25, 50, 75, 100, 150, 200, 300, 400, 600, 800),
+)
+
+#: Callables returning {pool: waiting players} of the quick-match pools, read at every scrape.
+QUICKMATCH_POOL_SOURCES: list[Callable[[], dict[str, int]]] = []
 
 #: Callables returning {mode: count} of matches in progress, read at every scrape.
 ACTIVE_MATCHES_SOURCES: list[Callable[[], dict[str, int]]] = []
@@ -112,6 +127,21 @@ def record_rating_ingested(result: str, lag_seconds: float | None) -> None:
     RATING_INGESTED.labels(result=result).inc()
     if lag_seconds is not None:
         RATING_INGESTION_LAG_SECONDS.observe(max(0.0, lag_seconds))
+
+
+def record_quickmatch_table(pool: str, waits_s: Sequence[float], spread: float) -> None:
+    """One quick-match table found: each player's wait and the table's rating spread."""
+    for wait in waits_s:
+        QUICKMATCH_WAIT_SECONDS.labels(pool=pool).observe(wait)
+    QUICKMATCH_SPREAD_ELO.labels(pool=pool).observe(spread)
+
+
+def track_quickmatch_pools(source: Callable[[], dict[str, int]]) -> None:
+    """Report ``king_quickmatch_waiting{pool}`` from ``source()`` (read from Redis) at every
+    scrape."""
+    with _lock:
+        if source not in QUICKMATCH_POOL_SOURCES:
+            QUICKMATCH_POOL_SOURCES.append(source)
 
 
 def track_active_matches(source: Callable[[], dict[str, int]]) -> None:
@@ -160,7 +190,19 @@ class _ScrapeTimeCollector(Collector):
     def collect(self) -> Iterable[GaugeMetricFamily]:
         with _lock:
             sources = list(ACTIVE_MATCHES_SOURCES)
+            pools = list(QUICKMATCH_POOL_SOURCES)
             watches = list(_QUEUE_WATCHES)
+        if pools:
+            waiting = GaugeMetricFamily(
+                "king_quickmatch_waiting", "Players waiting in a quick-match pool.", labels=["pool"]
+            )
+            for pool_source in pools:
+                try:
+                    for pool, count in sorted(pool_source().items()):
+                        waiting.add_metric([pool], count)
+                except Exception:  # a broken source must not break the scrape
+                    continue
+            yield waiting
         if sources:
             active = GaugeMetricFamily(
                 "king_active_matches", "Matches in progress, by mode.", labels=["mode"]

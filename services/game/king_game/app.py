@@ -28,13 +28,16 @@ from king_game.context import GameContext
 from king_game.jsonprovider import OrjsonProvider
 from king_game.limits import limiter
 from king_game.problems import STATUS_BY_CODE, ProblemApi, problem_response
+from king_game.ratings import RatingLookup
 from king_game.resources.accounts.resources import blp as accounts_blp
 from king_game.resources.health.resources import blp as health_blp
 from king_game.resources.matches.resources import blp as matches_blp
+from king_game.resources.quickmatch.resources import blp as quickmatch_blp
 from king_game.resources.rules.resources import blp as rules_blp
 from king_game.resources.tables.resources import blp as tables_blp
 from king_match import MatchError, MatchStore, Sweeper
 from king_match.notify import EventNotifier
+from king_match.quickmatch import QuickMatch
 from king_match.rq_enqueuer import RQEnqueuer
 
 _FIELD_CODES = {"bad_seed", "bad_table"}
@@ -120,8 +123,18 @@ def create_app(
     # Revocations reach every process's token cache over the notifier's Pub/Sub connection.
     notifier.on_channel(accounts.revoked_channel, accounts.forget)
     notifier.start()
+    quick = QuickMatch(store, settings.quickmatch)
+    ratings = RatingLookup(
+        settings.rating_url, redis, settings.match.key_prefix, settings.rating_cache_s
+    )
     app.extensions["king_game"] = GameContext(
-        settings, store, accounts, redis, move_rate=limits.move_rate(settings)
+        settings,
+        store,
+        accounts,
+        redis,
+        move_rate=limits.move_rate(settings),
+        quick=quick,
+        ratings=ratings,
     )
 
     limiter.init_app(app)
@@ -130,6 +143,7 @@ def create_app(
     api = ProblemApi(app)
     for blueprint in (accounts_blp, tables_blp, matches_blp, rules_blp, health_blp):
         api.register_blueprint(blueprint)
+    api.register_blueprint(quickmatch_blp)
     _register_errors(app)
     # The reference web client (another package in this tree) is served by this service.
     from king_game.web import web_blueprint
@@ -148,6 +162,7 @@ def create_app(
     # Every active match waits on exactly one deadline: the deadline index counts them for
     # every copy of the service alike.
     king_metrics.track_active_matches(lambda: {"all": int(redis.zcard(store.deadlines_key))})
+    king_metrics.track_quickmatch_pools(quick.pool_sizes)
     if settings.embedded_sweeper:
         sweeper = Sweeper(store)
         sweeper.start_thread()

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from king_match import MatchSettings
+from king_match.quickmatch import QuickSettings, Window
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/king_game"
 
@@ -44,6 +45,12 @@ class Settings:
     #: Socket timeout of Redis commands (the match store's and the rate limiter's): a Redis
     #: that stops answering costs a request this long, then 503 ``service_unavailable``.
     redis_timeout_s: float = 5.0
+    #: The rating service, asked for a player's rating when they join quick match.
+    rating_url: str = "http://127.0.0.1:8002"
+    rating_cache_s: int = 300
+    quickmatch: QuickSettings = field(default_factory=QuickSettings)
+    #: How often a quick-match stream checks the player's state (and runs a pairing pass).
+    quickmatch_tick_s: float = 1.0
 
     @property
     def redis_url(self) -> str:
@@ -73,4 +80,15 @@ class Settings:
             redis_pool_max=int(env.get("GAME_REDIS_POOL_MAX", "200")),
             db_timeout_s=float(env.get("GAME_DB_TIMEOUT_S", "10")),
             redis_timeout_s=float(env.get("GAME_REDIS_TIMEOUT_S", "5")),
+            rating_url=env.get("KING_RATING_URL", "http://127.0.0.1:8002"),
+            rating_cache_s=int(env.get("GAME_RATING_CACHE_S", "300")),
+            quickmatch=QuickSettings(
+                window=Window(
+                    base=float(env.get("GAME_QM_WINDOW_START", "100")),
+                    growth_per_s=float(env.get("GAME_QM_WINDOW_GROWTH", "5")),
+                    cap=float(env.get("GAME_QM_WINDOW_CAP", "400")),
+                ),
+                stale_ms=int(env.get("GAME_QM_STALE_MS", "20000")),
+                confirm_ms=int(env.get("GAME_QM_CONFIRM_MS", "15000")),
+            ),
         )

@@ -10,7 +10,9 @@ from redis import Redis
 from king_game.accounts import Account, Accounts
 from king_game.config import Settings
 from king_game.problems import Problem
+from king_game.ratings import RatingLookup
 from king_match import MatchStore, MoveRate, Player
+from king_match.quickmatch import QuickMatch
 
 
 @dataclass(slots=True)
@@ -21,6 +23,8 @@ class GameContext:
     redis: Redis
     #: The per-player move limit the store counts (None: rate limits are off).
     move_rate: MoveRate | None = None
+    quick: QuickMatch | None = None
+    ratings: RatingLookup | None = None
 
 
 def game() -> GameContext:

@@ -43,6 +43,13 @@ STATUS_BY_CODE: dict[str, int] = {
     "already_seated": 409,
     "not_seated": 403,
     "table_started": 409,
+    "seat_reserved": 409,
+    # quick match
+    "already_queued": 409,
+    "already_playing": 409,
+    "table_found": 409,
+    "no_table_found": 409,
+    "table_expired": 409,
     # play (the engine's codes and the match layer's)
     "not_your_turn": 409,
     "wrong_phase": 409,

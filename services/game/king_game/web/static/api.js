@@ -125,3 +125,14 @@ export const ladder = (page = 1) => rating(`/ladder?page=${page}`);
 export const playerRating = (id) => rating(`/players/${encodeURIComponent(id)}/rating`);
 export const ratingHistory = (id, page = 1) =>
   rating(`/players/${encodeURIComponent(id)}/rating-history?page=${page}&page_size=100`);
+
+// ------------------------------------------------------------------ quick match
+
+/** Join the pool of a ruleset and length -> the quick-match state (see quickmatch.js). */
+export const quickJoin = (ruleset, hands) => game("POST", "/quickmatch", { ruleset, hands });
+/** The state; while waiting, asking keeps the place (poll every few seconds). */
+export const quickStatus = () => game("GET", "/quickmatch");
+export const quickLeave = () => game("DELETE", "/quickmatch");
+/** Take the held seat with this device's seed, made after the commitment was stored. */
+export const quickConfirm = (clientSeed) =>
+  game("POST", "/quickmatch/confirm", { client_seed: clientSeed });

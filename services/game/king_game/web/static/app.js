@@ -8,6 +8,7 @@ import * as api from "./api.js";
 import { cardElement, sortHand } from "./cards.js";
 import { CONTRACT_NAMES, SUIT_SYMBOLS, contractLabel, lang, setLang, t } from "./i18n.js";
 import { ratingChart } from "./chart.js";
+import { quickMatchPanel } from "./quickmatch.js";
 import {
   beginRecord,
   lastMatch,
@@ -239,7 +240,7 @@ async function lobbyPage() {
   fill(app, 
     h("p", { class: "who" }, `${t("signed_in_as")} `, h("strong", {}, session.name || session.player_id)),
     mine,
-    h("div", { class: "lobby" }, createForm(), h("section", { class: "panel" }, h("h2", {}, t("open_tables")), list)),
+    h("div", { class: "lobby" }, quickMatchPanel(h, toast), createForm(), h("section", { class: "panel" }, h("h2", {}, t("open_tables")), list)),
   );
   api
     .myMatches()
