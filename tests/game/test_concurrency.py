@@ -4,10 +4,12 @@ service mid-match loses nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import pytest
 
+from king_game.accounts import Accounts, token_hash
 from king_game.app import create_app
 
 from .helpers import choose_move, signup
@@ -108,3 +110,46 @@ def test_restarting_the_service_mid_match_loses_nothing(settings):
         f"/v1/matches/{match_id}/moves", json=choose_move(mine["view"]), headers=player["headers"]
     )
     assert moved.status_code == 200
+
+
+class PausingPool:
+    """The service's real Postgres pool, running ``after_query`` once, right after a query's
+    connection is given back: between a token lookup's Postgres read and its cache writes."""
+
+    def __init__(self, pool, after_query):
+        self.pool = pool
+        self.after_query = after_query
+
+    @contextlib.contextmanager
+    def connection(self):
+        with self.pool.connection() as conn:
+            yield conn
+        hook, self.after_query = self.after_query, None
+        if hook is not None:
+            hook()
+
+
+@pytest.mark.parametrize("broadcast", ["during the lookup", "after the lookup"])
+def test_a_revocation_during_a_token_lookup_wins(app, client, broadcast):
+    """Another copy of the service looks a token up; the token is revoked after that copy
+    read Postgres and before it cached the answer. Afterwards no copy accepts the token."""
+    context = app.extensions["king_game"]
+    accounts = context.accounts
+    player = signup(client)
+    digest = token_hash(player["token"]).hex()
+
+    def revoke() -> None:
+        assert client.delete("/v1/tokens/current", headers=player["headers"]).status_code == 204
+        if broadcast == "during the lookup":
+            other.forget(digest)  # the revocation's message reaches the other copy now
+
+    other = Accounts(
+        PausingPool(accounts.pool, revoke), accounts.redis, accounts.prefix, accounts.cache_s
+    )
+    other.authenticate(player["token"])  # began before the revocation: may still succeed
+    if broadcast == "after the lookup":
+        other.forget(digest)
+    fresh = Accounts(accounts.pool, accounts.redis, accounts.prefix, accounts.cache_s)
+    assert other.authenticate(player["token"]) is None
+    assert fresh.authenticate(player["token"]) is None
+    assert client.get("/v1/me", headers=player["headers"]).status_code == 401
