@@ -5,7 +5,9 @@ service mid-match loses nothing."""
 from __future__ import annotations
 
 import contextlib
+import random
 import threading
+import time
 
 import pytest
 
@@ -153,3 +155,50 @@ def test_a_revocation_during_a_token_lookup_wins(app, client, broadcast):
     assert other.authenticate(player["token"]) is None
     assert fresh.authenticate(player["token"]) is None
     assert client.get("/v1/me", headers=player["headers"]).status_code == 401
+
+
+class SlowPool(PausingPool):
+    """The real pool, pausing a few milliseconds after every query (a busy process)."""
+
+    def __init__(self, pool):
+        super().__init__(pool, None)
+
+    @contextlib.contextmanager
+    def connection(self):
+        with self.pool.connection() as conn:
+            yield conn
+        time.sleep(random.uniform(0, 0.004))
+
+
+def test_revocations_win_against_lookups_in_threads(app, client):
+    """Threads of two other copies look tokens up over and over while each token is revoked;
+    once the revocation has answered, no copy accepts the token."""
+    accounts = app.extensions["king_game"].accounts
+    copies = [
+        Accounts(SlowPool(accounts.pool), accounts.redis, accounts.prefix, accounts.cache_s)
+        for _ in range(2)
+    ]
+    for _ in range(15):
+        player = signup(client)
+        stop = threading.Event()
+
+        def look(copy: Accounts, token: str, stop: threading.Event) -> None:
+            while not stop.is_set():
+                copy.authenticate(token)
+
+        threads = [
+            threading.Thread(target=look, args=(copy, player["token"], stop))
+            for copy in copies
+            for _ in "ab"
+        ]
+        for thread in threads:
+            thread.start()
+        time.sleep(random.uniform(0, 0.01))
+        accounts.revoke(player["token"])
+        for copy in copies:  # the broadcast, at the latest now
+            copy.forget(token_hash(player["token"]).hex())
+        stop.set()
+        for thread in threads:
+            thread.join()
+        assert [copy.authenticate(player["token"]) for copy in copies] == [None, None]
+        assert client.get("/v1/me", headers=player["headers"]).status_code == 401
