@@ -98,6 +98,9 @@ def test_an_unknown_token_seen_recently_costs_no_query(settings):
     for _ in range(2):
         again = client.get("/v1/me", headers=invented)
         assert again.status_code == 401 and again.get_json()["code"] == "unauthenticated"
+    # A token of a shape never issued needs no lookup at all.
+    odd = client.get("/v1/me", headers={"Authorization": "Bearer not-a-token"})
+    assert odd.status_code == 401 and odd.get_json()["code"] == "unauthenticated"
 
 
 def test_failed_logins_are_limited_per_account_from_any_address(client, settings):

@@ -7,7 +7,8 @@ Looking a token up on every request would cost a Postgres round trip per move, s
 account is cached at two levels, keyed by the token's hash: in Redis for ``cache_s`` seconds
 (shared by every copy of the service), and in the process itself for ``local_cache_s`` seconds
 (no round trip at all on the hot path). A token that is unknown or revoked is cached in Redis
-too, as "no account", so a flood of invented tokens costs one Redis read each, not a query.
+too, as "no account", so a flood of invented tokens costs one Redis read each, not a query;
+a token of another shape than the ones issued is refused without any lookup.
 
 Revocation wins every race with a lookup:
 
@@ -27,6 +28,7 @@ Revocation wins every race with a lookup:
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import threading
 import time
@@ -65,6 +67,8 @@ def token_hash(token: str) -> bytes:
 
 
 _LOCAL_MAX = 100_000
+#: What ``secrets.token_urlsafe(32)`` gives: anything else was never issued.
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
 #: The Redis entry of a token without an account (unknown, or revoked).
 _NO_ACCOUNT = "-"
 #: The prefix of a lookup's claim on an empty entry, and how long a claim may stand (a lookup
@@ -172,6 +176,8 @@ class Accounts:
             return account, self._issue(conn, account.id)
 
     def authenticate(self, token: str) -> Account | None:
+        if _TOKEN_SHAPE.fullmatch(token) is None:
+            return None
         digest = token_hash(token)
         local = self._local.get(digest)
         if local is not None and local[1] > self.clock():
