@@ -18,7 +18,7 @@ import time
 from typing import Any, ClassVar
 
 import marshmallow as ma
-from flask import Response, g, json
+from flask import Response, current_app, json
 from flask_smorest import Api  # type: ignore[import-untyped]
 from flask_smorest.utils import prepare_response  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
@@ -160,11 +160,15 @@ class ProblemApi(Api):  # type: ignore[misc]
 
 
 def _retry_after() -> int:
-    """Seconds until the rate limit that was hit (Flask-Limiter's) resets; 1 when unknown."""
-    limit = getattr(g, "view_rate_limit", None)
-    if limit is None:
-        return 1
-    try:
-        return max(1, math.ceil(float(limit.reset_at) - time.time()))
-    except Exception:
-        return 1
+    """Seconds until the window of the rate limit this request broke (Flask-Limiter's) ends,
+    rounded up; 1 when unknown."""
+    for limiter in current_app.extensions.get("limiter", ()):
+        limit = limiter.current_limit
+        if limit is None or not limit.breached:
+            continue
+        try:
+            reset_at: float = limit.reset_at
+        except Exception:  # the limiter's storage is unreachable
+            return 1
+        return max(1, math.ceil(reset_at - time.time()))
+    return 1

@@ -6,6 +6,7 @@ import secrets
 import uuid
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 CARD_CODES = frozenset(r + s for r in "23456789TJQKA" for s in "CDHS")
@@ -110,3 +111,12 @@ def start_live_match(
     table = create_live_table(client, players[0], hands)
     seat_the_others(client, table, players)
     return table
+
+
+def client_at(app: Flask, address: str | None = None) -> FlaskClient:
+    """A test client calling from ``address`` (default: an address of its own, so no other
+    test's rate-limit counters share its windows)."""
+    client = app.test_client()
+    address = address or ".".join(["10"] + [str(secrets.randbelow(250) + 1) for _ in range(3)])
+    client.environ_base["REMOTE_ADDR"] = address
+    return client

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
 import time
 import uuid
 
 import pytest
 
-from .helpers import signup
+from .conftest import make_settings
+from .helpers import client_at, signup
 
 pytestmark = pytest.mark.integration
 
@@ -82,3 +84,42 @@ def test_a_taken_name_and_a_wrong_password_are_refused(client):
     assert again.status_code == 409 and again.get_json()["code"] == "name_taken"
     wrong = client.post("/v1/tokens", json={"name": name, "password": "wrong password"})
     assert wrong.status_code == 401 and wrong.get_json()["code"] == "invalid_credentials"
+
+
+def test_an_unknown_token_seen_recently_costs_no_query(settings):
+    from king_game.app import create_app
+
+    own = create_app(settings)
+    client = own.test_client()
+    invented = {"Authorization": f"Bearer {secrets.token_urlsafe(32)}"}
+    assert client.get("/v1/me", headers=invented).status_code == 401
+    # With its Postgres pool closed, this copy can only answer from what it cached.
+    own.extensions["king_game"].accounts.pool.close()
+    for _ in range(2):
+        again = client.get("/v1/me", headers=invented)
+        assert again.status_code == 401 and again.get_json()["code"] == "unauthenticated"
+    # A token of a shape never issued needs no lookup at all.
+    odd = client.get("/v1/me", headers={"Authorization": "Bearer not-a-token"})
+    assert odd.status_code == 401 and odd.get_json()["code"] == "unauthenticated"
+
+
+def test_failed_logins_are_limited_per_account_from_any_address(client, settings):
+    from king_game.app import create_app
+
+    # (A log-in takes about a second on a loaded test machine: the window leaves room.)
+    strict = create_app(make_settings(settings, rate_login_account="2 per 10 seconds"))
+    name = f"deniz{uuid.uuid4().hex[:6]}"
+    signup(client, name, password="correct horse")
+    first, second = client_at(strict), client_at(strict)
+    wrong = [
+        first.post("/v1/tokens", json={"name": name, "password": "correct horse"}),  # not counted
+        first.post("/v1/tokens", json={"name": name, "password": "guess one"}),
+        second.post("/v1/tokens", json={"name": name.upper(), "password": "guess two"}),
+        second.post("/v1/tokens", json={"name": name, "password": "guess three"}),
+    ]
+    assert [r.status_code for r in wrong] == [201, 401, 401, 429]
+    assert wrong[3].get_json()["code"] == "rate_limited"
+    # The window is short: once it has passed (Retry-After), the player logs in.
+    time.sleep(int(wrong[3].headers["Retry-After"]))
+    login = second.post("/v1/tokens", json={"name": name, "password": "correct horse"})
+    assert login.status_code == 201

@@ -4,10 +4,14 @@ service mid-match loses nothing."""
 
 from __future__ import annotations
 
+import contextlib
+import random
 import threading
+import time
 
 import pytest
 
+from king_game.accounts import Accounts, token_hash
 from king_game.app import create_app
 
 from .helpers import choose_move, signup
@@ -108,3 +112,93 @@ def test_restarting_the_service_mid_match_loses_nothing(settings):
         f"/v1/matches/{match_id}/moves", json=choose_move(mine["view"]), headers=player["headers"]
     )
     assert moved.status_code == 200
+
+
+class PausingPool:
+    """The service's real Postgres pool, running ``after_query`` once, right after a query's
+    connection is given back: between a token lookup's Postgres read and its cache writes."""
+
+    def __init__(self, pool, after_query):
+        self.pool = pool
+        self.after_query = after_query
+
+    @contextlib.contextmanager
+    def connection(self):
+        with self.pool.connection() as conn:
+            yield conn
+        hook, self.after_query = self.after_query, None
+        if hook is not None:
+            hook()
+
+
+@pytest.mark.parametrize("broadcast", ["during the lookup", "after the lookup"])
+def test_a_revocation_during_a_token_lookup_wins(app, client, broadcast):
+    """Another copy of the service looks a token up; the token is revoked after that copy
+    read Postgres and before it cached the answer. Afterwards no copy accepts the token."""
+    context = app.extensions["king_game"]
+    accounts = context.accounts
+    player = signup(client)
+    digest = token_hash(player["token"]).hex()
+
+    def revoke() -> None:
+        assert client.delete("/v1/tokens/current", headers=player["headers"]).status_code == 204
+        if broadcast == "during the lookup":
+            other.forget(digest)  # the revocation's message reaches the other copy now
+
+    other = Accounts(
+        PausingPool(accounts.pool, revoke), accounts.redis, accounts.prefix, accounts.cache_s
+    )
+    other.authenticate(player["token"])  # began before the revocation: may still succeed
+    if broadcast == "after the lookup":
+        other.forget(digest)
+    fresh = Accounts(accounts.pool, accounts.redis, accounts.prefix, accounts.cache_s)
+    assert other.authenticate(player["token"]) is None
+    assert fresh.authenticate(player["token"]) is None
+    assert client.get("/v1/me", headers=player["headers"]).status_code == 401
+
+
+class SlowPool(PausingPool):
+    """The real pool, pausing a few milliseconds after every query (a busy process)."""
+
+    def __init__(self, pool):
+        super().__init__(pool, None)
+
+    @contextlib.contextmanager
+    def connection(self):
+        with self.pool.connection() as conn:
+            yield conn
+        time.sleep(random.uniform(0, 0.004))
+
+
+def test_revocations_win_against_lookups_in_threads(app, client):
+    """Threads of two other copies look tokens up over and over while each token is revoked;
+    once the revocation has answered, no copy accepts the token."""
+    accounts = app.extensions["king_game"].accounts
+    copies = [
+        Accounts(SlowPool(accounts.pool), accounts.redis, accounts.prefix, accounts.cache_s)
+        for _ in range(2)
+    ]
+    for _ in range(15):
+        player = signup(client)
+        stop = threading.Event()
+
+        def look(copy: Accounts, token: str, stop: threading.Event) -> None:
+            while not stop.is_set():
+                copy.authenticate(token)
+
+        threads = [
+            threading.Thread(target=look, args=(copy, player["token"], stop))
+            for copy in copies
+            for _ in "ab"
+        ]
+        for thread in threads:
+            thread.start()
+        time.sleep(random.uniform(0, 0.01))
+        accounts.revoke(player["token"])
+        for copy in copies:  # the broadcast, at the latest now
+            copy.forget(token_hash(player["token"]).hex())
+        stop.set()
+        for thread in threads:
+            thread.join()
+        assert [copy.authenticate(player["token"]) for copy in copies] == [None, None]
+        assert client.get("/v1/me", headers=player["headers"]).status_code == 401

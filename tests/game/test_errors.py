@@ -3,12 +3,16 @@ nothing."""
 
 from __future__ import annotations
 
+import secrets
+import time
+import uuid
+
 import pytest
 
 from king_game.app import create_app
 
 from .conftest import make_settings
-from .helpers import choose_move, signup, view
+from .helpers import choose_move, client_at, signup, view
 from .test_live_match import open_live_table
 
 pytestmark = pytest.mark.integration
@@ -335,3 +339,40 @@ def test_out_of_range_numbers_are_validation_errors(client):
         422,
         "validation_failed",
     )
+
+
+@pytest.mark.parametrize(
+    ("setting", "limit", "window_s", "path", "body"),
+    [
+        ("rate_login", "2/minute", 60, "/v1/tokens", {"name": "nobody", "password": "wrong"}),
+        ("rate_signup", "2/hour", 3600, "/v1/accounts", None),
+    ],
+)
+def test_retry_after_is_the_rest_of_the_window(settings, setting, limit, window_s, path, body):
+    strict = create_app(make_settings(settings, **{setting: limit}))
+    client = client_at(strict)
+    started = time.time()
+    answers = [
+        client.post(path, json=body or {"name": f"r{uuid.uuid4().hex[:10]}"}) for _ in range(3)
+    ]
+    problem(answers[2], 429, "rate_limited")
+    elapsed = time.time() - started
+    # The window opened with the first request: what is left of it, not a second.
+    assert window_s - elapsed - 1 <= int(answers[2].headers["Retry-After"]) <= window_s + 1
+
+
+@pytest.mark.parametrize("shortcut", [True, False], ids=["shortcut", "view"])
+def test_moves_with_invented_tokens_are_limited_per_address(settings, shortcut):
+    strict = create_app(
+        make_settings(settings, rate_per_address="20/minute", moves_shortcut=shortcut)
+    )
+    client = client_at(strict)
+    statuses = [
+        client.post(
+            f"/v1/matches/{uuid.uuid4()}/moves",
+            json={"card": "QH", "version": 1},
+            headers={"Authorization": f"Bearer {secrets.token_urlsafe(32)}"},
+        ).status_code
+        for _ in range(30)
+    ]
+    assert statuses.count(401) == 20 and statuses.count(429) == 10

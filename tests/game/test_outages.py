@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
 import time
 import urllib.parse
@@ -86,6 +87,11 @@ class RestartableRedis:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.server.process.pid, signal.SIGCONT)
         self.frozen = False
+
+
+def unseen_token() -> dict[str, str]:
+    """Headers with a token of the issued shape that no one has seen (so it needs a lookup)."""
+    return {"Authorization": f"Bearer {secrets.token_urlsafe(32)}"}
 
 
 @pytest.fixture
@@ -317,9 +323,7 @@ def test_with_postgres_unreachable_account_calls_answer_503_and_readyz_names_it(
         timed(client, "POST", "/v1/tokens", json={"name": "nobody", "password": "x" * 12})
     )
     # A token the service has not seen yet must be looked up in Postgres.
-    assert_unavailable(
-        timed(client, "GET", "/v1/me", headers={"Authorization": "Bearer not-cached-anywhere"})
-    )
+    assert_unavailable(timed(client, "GET", "/v1/me", headers=unseen_token()))
     body = assert_not_ready(client, down="postgres", up="redis")
     assert body["checks"]["postgres"] != "ok"
     # ... and says so within a readiness probe's time (2 s in deploy/k8s/game.yaml).
@@ -365,9 +369,7 @@ def test_postgres_that_goes_away_and_comes_back(
     assert_unavailable(
         timed(client, "POST", "/v1/tokens", json={"name": players[0]["name"], "password": "x" * 12})
     )
-    assert_unavailable(
-        timed(client, "GET", "/v1/me", headers={"Authorization": "Bearer not-cached-anywhere"})
-    )
+    assert_unavailable(timed(client, "GET", "/v1/me", headers=unseen_token()))
     assert_not_ready(client, down="postgres", up="redis")
     # Play needs only Redis: a player the service already knows keeps reading the match.
     during = timed(client, "GET", match_path, headers=players[0]["headers"])

@@ -4,19 +4,31 @@ Passwords are hashed with argon2id; a token is 32 random bytes (URL-safe text) o
 the SHA-256 is stored, so a database leak gives no usable token.
 
 Looking a token up on every request would cost a Postgres round trip per move, so a token's
-account is cached at two levels, keyed by the token's hash: in Redis for a few minutes (shared
-by every copy of the service), and in the process itself for ``local_cache_s`` seconds (no
-round trip at all on the hot path). Revoking a token deletes the Redis entry and publishes the
-hash on ``<prefix>revoked``; every process drops it from its own cache when the message
-arrives (the game service's Pub/Sub listener, ``king_match.notify``), and clears its whole
-cache when that listener had to reconnect (it may have missed a message). The local TTL bounds
-what is left: a revocation is seen everywhere within milliseconds, and in the worst case within
-``local_cache_s``.
+account is cached at two levels, keyed by the token's hash: in Redis for ``cache_s`` seconds
+(shared by every copy of the service), and in the process itself for ``local_cache_s`` seconds
+(no round trip at all on the hot path). A token that is unknown or revoked is cached in Redis
+too, as "no account", so a flood of invented tokens costs one Redis read each, not a query;
+a token of another shape than the ones issued is refused without any lookup.
+
+Revocation wins every race with a lookup:
+
+* Redis: a lookup that misses *claims* the entry (a nonce, ``SET NX``) before it reads
+  Postgres, and fills it only if its claim is still there (a compare-and-set script).
+  Revoking updates Postgres, then overwrites the entry with "no account". A lookup that read
+  Postgres before the update finds its claim gone and writes nothing; one that read after it
+  saw the revocation.
+* The process: revoking publishes the hash on ``<prefix>revoked``; every process drops it from
+  its own cache when the message arrives (the game service's Pub/Sub listener,
+  ``king_match.notify``), and clears its whole cache when that listener had to reconnect (it
+  may have missed a message). A lookup that began before a message arrived does not put its
+  answer in the process cache (``_generation``). A revocation is seen everywhere within
+  milliseconds; ``local_cache_s`` bounds only a message lost without a reconnect.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import threading
 import time
@@ -55,6 +67,22 @@ def token_hash(token: str) -> bytes:
 
 
 _LOCAL_MAX = 100_000
+#: What ``secrets.token_urlsafe(32)`` gives: anything else was never issued.
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{43}")
+#: The Redis entry of a token without an account (unknown, or revoked).
+_NO_ACCOUNT = "-"
+#: The prefix of a lookup's claim on an empty entry, and how long a claim may stand (a lookup
+#: that takes longer, or a process that died in one, leaves the entry to the next lookup).
+_CLAIM = "?"
+_CLAIM_S = 30
+# Fill the entry (KEYS[1]) with ARGV[2] for ARGV[3] s only while it holds our claim ARGV[1].
+_FILL_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+  return 1
+end
+return 0
+"""
 
 
 class Accounts:
@@ -77,6 +105,7 @@ class Accounts:
         self._lock = threading.Lock()
         # +1 on every forget: a lookup that started before a revocation must not cache.
         self._generation = 0
+        self._fill = redis.register_script(_FILL_SCRIPT)
 
     @property
     def revoked_channel(self) -> str:
@@ -147,16 +176,36 @@ class Accounts:
             return account, self._issue(conn, account.id)
 
     def authenticate(self, token: str) -> Account | None:
+        if _TOKEN_SHAPE.fullmatch(token) is None:
+            return None
         digest = token_hash(token)
         local = self._local.get(digest)
         if local is not None and local[1] > self.clock():
             return local[0]
         generation = self._generation
-        cached = self.redis.get(self._cache_key(digest))
-        if cached is not None:
+        key = self._cache_key(digest)
+        raw = self.redis.get(key)
+        cached = raw.decode() if isinstance(raw, bytes) else raw
+        if cached == _NO_ACCOUNT:
+            return None
+        if cached is not None and not cached.startswith(_CLAIM):
             account = _account_from_cache(cached)
             self._remember(digest, account, generation)
             return account
+        # A miss: claim the entry first, so that a revocation during the query voids the
+        # claim (another lookup's claim: read Postgres, leave the entry to that lookup).
+        claim = _CLAIM + secrets.token_hex(8)
+        claimed = cached is None and self.redis.set(key, claim, nx=True, ex=_CLAIM_S)
+        account = self._lookup(digest)
+        if claimed:
+            value = _NO_ACCOUNT if account is None else _cache_text(account)
+            self._fill(keys=[key], args=[claim, value, self.cache_s])
+        if account is not None:
+            self._remember(digest, account, generation)
+        return account
+
+    def _lookup(self, digest: bytes) -> Account | None:
+        """The account of an unrevoked token, from Postgres."""
         with self.pool.connection() as conn:
             row = conn.execute(
                 "SELECT p.id, p.name, p.is_guest, p.is_bot FROM game.tokens t"
@@ -164,12 +213,7 @@ class Accounts:
                 " WHERE t.token_hash = %s AND t.revoked_at IS NULL",
                 (digest,),
             ).fetchone()
-        if row is None:
-            return None
-        account = Account(str(row[0]), row[1], row[2], row[3])
-        self.redis.set(self._cache_key(digest), _cache_text(account), ex=self.cache_s)
-        self._remember(digest, account, generation)
-        return account
+        return None if row is None else Account(str(row[0]), row[1], row[2], row[3])
 
     def revoke(self, token: str) -> None:
         digest = token_hash(token)
@@ -179,7 +223,9 @@ class Accounts:
                 " WHERE token_hash = %s AND revoked_at IS NULL",
                 (digest,),
             )
-        self.redis.delete(self._cache_key(digest))
+        # Overwrite, not delete: this also voids the claim of a lookup that read Postgres
+        # before the update (it then writes nothing), and answers later lookups from Redis.
+        self.redis.set(self._cache_key(digest), _NO_ACCOUNT, ex=self.cache_s)
         self.forget(digest.hex())
         self.redis.publish(self.revoked_channel, digest.hex())
 

@@ -23,6 +23,9 @@ class Settings:
     rate_per_address: str = "6000/minute"
     rate_signup: str = "30/hour"
     rate_login: str = "60/minute"
+    #: Failed log-ins per account (any address). A short window: whoever sends wrong
+    #: passwords for an account can keep its log-in refused only while they keep doing so.
+    rate_login_account: str = "10/minute"
     rate_limits_enabled: bool = True
     longpoll_max_s: float = 25.0
     stream_heartbeat_s: float = 15.0
@@ -68,6 +71,7 @@ class Settings:
             rate_per_address=env.get("GAME_RATE_PER_ADDRESS", "6000/minute"),
             rate_signup=env.get("GAME_RATE_SIGNUP", "30/hour"),
             rate_login=env.get("GAME_RATE_LOGIN", "60/minute"),
+            rate_login_account=env.get("GAME_RATE_LOGIN_ACCOUNT", "10/minute"),
             rate_limits_enabled=env.get("GAME_RATE_LIMITS", "on") != "off",
             longpoll_max_s=float(env.get("GAME_LONGPOLL_MAX_S", "25")),
             stream_heartbeat_s=float(env.get("GAME_STREAM_HEARTBEAT_S", "15")),

@@ -56,7 +56,8 @@ def current_account() -> Account:
             "a bearer token is required (Authorization: Bearer <token>)",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    account = game().accounts.authenticate(token)
+    if "account" not in g:  # (the rate limiter may have looked the token up already)
+        account = game().accounts.authenticate(token)
     if account is None:
         raise Problem(
             "unauthenticated",

@@ -10,7 +10,8 @@ app, takes the requests it can answer for certain and leaves everything else to 
 * the request must be well formed: a JSON body within the size cap that ``MoveSchema``
   accepts, a valid bearer token, a well-formed ``Idempotency-Key``, a move the engine can
   parse. Anything else goes to the Flask view *untouched* (nothing has happened yet: the
-  store is not called), which answers with its usual problem+json;
+  store is not called), which answers with its usual problem+json; a move without a valid
+  token so passes through Flask-Limiter's limits like any request (``king_game.limits``);
 * the move goes to the same ``MatchStore.play`` with the same arguments as the view's;
 * a failed move (``stale_version``, ``not_your_turn``, Redis down, ...) is rendered by the
   app's own error handlers and after-request hooks inside a request context, so its answer is

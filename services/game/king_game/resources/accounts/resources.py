@@ -12,7 +12,10 @@ from king_game.context import bearer_token, current_account, game
 from king_game.limits import (
     address_key,
     counts_against_limit,
+    is_failed_login,
     limiter,
+    login_account_key,
+    login_account_limit,
     login_limit,
     signup_limit,
 )
@@ -56,13 +59,16 @@ class AccountsView(MethodView):
 @blp.route("/tokens")
 class TokensView(MethodView):
     decorators: ClassVar[list[Any]] = [
-        limiter.limit(login_limit, key_func=address_key, deduct_when=counts_against_limit)
+        limiter.limit(login_limit, key_func=address_key, deduct_when=counts_against_limit),
+        # Per account, failures only: see king_game.limits.
+        limiter.limit(login_account_limit, key_func=login_account_key, deduct_when=is_failed_login),
     ]
 
     @blp.arguments(LoginSchema)
     @blp.response(201, TokenSchema)
     @problem_doc(blp, 401, "invalid_credentials")
     @problem_doc(blp, 422, "validation_failed")
+    @problem_doc(blp, 429, "rate_limited")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Log in: a new bearer token for a registered account."""
         account, token = game().accounts.login(body["name"], body["password"])

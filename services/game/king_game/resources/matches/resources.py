@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any
 
 import orjson
 from flask import Response, request
@@ -15,7 +15,6 @@ from king_metrics import record_move
 from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
 from king_game import render
 from king_game.context import current_account, current_player, game
-from king_game.limits import limiter
 from king_game.problems import Problem, problem_doc
 from king_game.resources.matches.schemas import (
     EventsQuerySchema,
@@ -100,10 +99,10 @@ class MatchView(MethodView):
 
 @blp.route("/matches/<match_id>/moves")
 class MovesView(MethodView):
-    # Moves are counted per player by the match store itself (``GAME_RATE_MOVES``), in the
+    # A player's moves are counted by the match store itself (``GAME_RATE_MOVES``), in the
     # same Redis round trip that loads the match, instead of by Flask-Limiter (which costs a
-    # round trip and a sixth of the service's CPU at full load; see docs/benchmarks-api.md).
-    decorators: ClassVar[list[Any]] = [limiter.exempt]
+    # round trip and a sixth of the service's CPU at full load; see docs/benchmarks-api.md):
+    # the limiter skips them (``king_game.limits``). Moves without a valid token it limits.
 
     @blp.arguments(MoveSchema(), example={"card": "QH", "version": 41})
     @blp.response(
