@@ -25,6 +25,7 @@ from king_engine import (
     IllegalMove,
     MatchState,
     format_card,
+    match_winners,
     move_of_action,
     new_match,
     parse_move,
@@ -223,9 +224,23 @@ class StubGame:
             "status": "finished" if over else ("active" if match.state else "waiting"),
             "version": match.state.version if match.state else 0,
             "server_commit": match.commit,
-            "seats": [{"seat": 0, "name": "Misafir", "is_bot": False, "automated": False}]
+            "seats": [
+                {
+                    "seat": 0,
+                    "name": "Misafir",
+                    "is_bot": False,
+                    "automated": False,
+                    "played_by": "player",
+                }
+            ]
             + [
-                {"seat": s, "name": f"Bot {s}", "is_bot": True, "automated": True}
+                {
+                    "seat": s,
+                    "name": f"Bot {s}",
+                    "is_bot": True,
+                    "automated": True,
+                    "played_by": "computer",
+                }
                 for s in (1, 2, 3)
             ],
             "free_seats": [],
@@ -240,6 +255,7 @@ class StubGame:
         view.pop("version", None)
         body.update(
             seat=0,
+            played_by="player",
             view=view,
             my_turn=state.current_player == 0,
             clock={
@@ -253,6 +269,7 @@ class StubGame:
         )
         if state.is_over:
             body["places"] = placements(list(state.totals), [])
+            body["winners"] = match_winners(list(state.totals), [])
         return body
 
     def transcript(self, match: StubMatch) -> dict[str, Any]:
