@@ -50,6 +50,9 @@ class StubMatch:
     state: MatchState | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
     deadline_ms: int = 0
+    #: A test sets it: the human forfeited and the computer plays seat 0 (as after a live
+    #: player's takeover), while the engine may still name seat 0 as the mover.
+    forfeited: bool = False
 
     @property
     def commit(self) -> str:
@@ -229,8 +232,9 @@ class StubGame:
                     "seat": 0,
                     "name": "Misafir",
                     "is_bot": False,
-                    "automated": False,
-                    "played_by": "player",
+                    "automated": match.forfeited,
+                    "played_by": "computer_after_forfeit" if match.forfeited else "player",
+                    "forfeited": match.forfeited,
                 }
             ]
             + [
@@ -253,11 +257,16 @@ class StubGame:
         body = self._table(match)
         view = view_for(state, 0).to_dict()
         view.pop("version", None)
+        my_turn = state.current_player == 0 and not match.forfeited
+        if not my_turn:
+            view["legal_cards"], view["allowed_contracts"] = [], []
+        forfeits = [0] if match.forfeited else []
         body.update(
             seat=0,
-            played_by="player",
+            played_by="computer_after_forfeit" if match.forfeited else "player",
             view=view,
-            my_turn=state.current_player == 0,
+            my_turn=my_turn,
+            forfeits=forfeits,
             clock={
                 "server_time_ms": now,
                 "turn": state.current_player,
@@ -268,8 +277,8 @@ class StubGame:
             },
         )
         if state.is_over:
-            body["places"] = placements(list(state.totals), [])
-            body["winners"] = match_winners(list(state.totals), [])
+            body["places"] = placements(list(state.totals), forfeits)
+            body["winners"] = match_winners(list(state.totals), forfeits)
         return body
 
     def transcript(self, match: StubMatch) -> dict[str, Any]:
