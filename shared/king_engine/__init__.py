@@ -16,6 +16,7 @@ from .match import (
     PHASE_PLAY,
     HandRecord,
     MatchState,
+    match_winners,
     new_match,
     placements,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "format_card",
     "format_cards",
     "get_ruleset",
+    "match_winners",
     "move_of_action",
     "new_match",
     "parse_card",

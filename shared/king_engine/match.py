@@ -7,7 +7,8 @@ One state object covers every phase, in the manner of OpenSpiel's game states:
 * ``play`` — 13 tricks (fewer when the ruleset ends the hand early). The declarer leads the
   first trick, each trick's winner leads the next; cards must obey the hand's ``HandRules``;
 * ``over`` — after the last hand. Highest total wins; every player on the top total is a
-  winner.
+  winner. A player who forfeited never wins: ``match_winners(totals, forfeits)`` is the rule
+  (the engine knows no forfeits; the match layer passes them).
 
 Hand ``h`` is dealt from the match key with KINGDEAL-v1 (``deal.py``) and declared by seat
 ``(first_declarer + h) mod 4`` (seat 0 declares hand 0).
@@ -248,9 +249,9 @@ class MatchState:
         return list(self.allowed_contracts())
 
     def winners(self) -> list[int]:
-        """Every seat on the top total (only meaningful once the match is over)."""
-        top = max(self.totals)
-        return [seat for seat in range(4) if self.totals[seat] == top]
+        """Every seat on the top total (only meaningful once the match is over). The engine
+        knows no forfeits: a match with forfeits asks ``match_winners(totals, forfeits)``."""
+        return match_winners(self.totals)
 
     def played_by(self, seat: int) -> list[int]:
         """The cards ``seat`` has played in this hand, in order."""
@@ -724,6 +725,18 @@ def new_match(ruleset: str, num_hands: int, match_key: bytes) -> MatchState:
     return state
 
 
+def match_winners(totals: Sequence[int], forfeits: Sequence[int] = ()) -> list[int]:
+    """The seats that won, in seat order: every seat on the best total among the seats that
+    did not forfeit. A player who lost on time or resigned loses, whatever their total; when
+    every seat forfeited nobody won. The one rule for every place that names winners.
+    """
+    staying = [seat for seat in range(4) if seat not in forfeits]
+    if not staying:
+        return []
+    top = max(totals[seat] for seat in staying)
+    return [seat for seat in staying if totals[seat] == top]
+
+
 def placements(totals: Sequence[int], forfeits: Sequence[int] = ()) -> list[int]:
     """Places 1..4 by seat: higher total is better and equal totals share a place (1, 1, 3, 4).
 
@@ -749,6 +762,7 @@ __all__ = [
     "Event",
     "HandRecord",
     "MatchState",
+    "match_winners",
     "new_match",
     "placements",
 ]

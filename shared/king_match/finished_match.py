@@ -28,10 +28,12 @@ The message is plain JSON so that neither side needs the other's code::
 
 Places are competition ranks (equal totals share a place, e.g. 1, 1, 3, 4). A player who
 forfeited (lost on time or resigned) is placed below every player who did not; ``forfeit_order``
-counts forfeits from 1 (the first to leave has 1) and ``left_at`` is when they left.
+counts forfeits from 1 (the first to leave has 1) and ``left_at`` is when they left. The
+winners (``FinishedMatch.winners``) follow from the message by the engine's rule
+(``match_winners``): the best total among the seats that did not forfeit.
 
-Only the standard library is used here, so any service (and any outside program) can build and
-check a message.
+Only the standard library and the rules engine (itself standard library only) are used here,
+so any service (and any outside program) can build and check a message.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, TypeVar, cast
+
+from king_engine import match_winners
 
 T = TypeVar("T")
 
@@ -212,6 +216,12 @@ class FinishedMatch:
     @property
     def started(self) -> datetime:
         return parse_utc(self.started_at)
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats that won: the best total among the seats that did not forfeit."""
+        left = sorted((p for p in self.players if p.forfeited), key=lambda p: p.forfeit_order or 0)
+        return match_winners([p.total for p in self.players], [p.seat for p in left])
 
     @property
     def is_rated(self) -> bool:

@@ -7,7 +7,7 @@ kilobytes of Redis memory each. Instead every commit publishes on ``<prefix>evn:
 (inside the same Lua script that appends to the match's log) a message that carries the
 change itself::
 
-    "<first seq> <last seq> <seat to move, or -1> <new version>\\n<record JSON>\\n
+    "<first seq> <last seq> <seat whose player may move, or -1> <new version>\\n<record JSON>\\n
      <engine state, hex>\\n<seq> <event>\\n<seq> <event>..."
 
 (the entries the commit appended to the match's log: events in their stored form,
@@ -59,7 +59,7 @@ class LastCommit(NamedTuple):
     """What the latest commit message of a followed match said."""
 
     seq: int  #: its last event
-    turn: int | None  #: the seat to move after it
+    turn: int | None  #: the seat whose player may move after it (``player_to_act``)
     version: int
     meta: str  #: the record's JSON
     state_hex: str  #: the engine state, hex ("" before the start)

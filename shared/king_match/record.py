@@ -12,9 +12,12 @@ the fairness transcript of an ended match; nothing here is ever sent to a client
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
+
+if TYPE_CHECKING:
+    from king_engine import MatchState
 
 MODES: Final = ("live", "computer")
 BOT_LEVELS: Final = ("easy", "medium", "hard")
@@ -43,6 +46,15 @@ class Seat:
     def automated(self) -> bool:
         """True when our bot workers move for this seat."""
         return self.server_bot or self.taken_over
+
+    @property
+    def played_by(self) -> str:
+        """Who moves for this seat: ``player`` (its own player, a third-party bot included),
+        ``computer`` (a computer opponent) or ``computer_after_forfeit`` (the player forfeited
+        and a bot finishes the seat)."""
+        if self.taken_over:
+            return "computer_after_forfeit"
+        return "computer" if self.server_bot else "player"
 
 
 @dataclass(slots=True)
@@ -95,6 +107,21 @@ class MatchRecord:
         if seat is None:
             raise LookupError(f"seat {index} is empty")
         return seat
+
+    def player_to_act(self, state: MatchState | None) -> int | None:
+        """The seat whose own player may move now, or None.
+
+        Nobody may before the start or after the end, and a seat a bot plays (a computer seat,
+        or a player's seat after they forfeited) is moved by the bot workers only. The one rule
+        for "who may act": the view's ``my_turn`` and legal moves, the stream's ``your_turn``
+        and the move check all ask it.
+        """
+        if self.status != "active" or state is None:
+            return None
+        mover = state.current_player
+        if mover is None or self.seat(mover).automated:
+            return None
+        return mover
 
     def free_seats(self) -> list[int]:
         return [index for index, seat in enumerate(self.seats) if seat is None]

@@ -47,6 +47,7 @@ from king_engine import (
     MatchState,
     Move,
     get_ruleset,
+    match_winners,
     new_match,
     placements,
     view_for,
@@ -414,8 +415,8 @@ class MatchStore:
             yield
 
     def turn_after(self, match_id: str, seq: int) -> tuple[int | None, int] | None:
-        """(seat to move or None, version) right after event ``seq`` if this process's
-        notifier knows it (a followed match); None: load the match to know."""
+        """(seat whose player may move, or None; version) right after event ``seq`` if this
+        process's notifier knows it (a followed match); None: load the match to know."""
         last = None if self.notifier is None else self.notifier.commit_after(match_id, seq)
         return None if last is None else (last.turn, last.version)
 
@@ -834,6 +835,8 @@ class MatchStore:
             index = self._acting_seat(change.record, player, seat)
             if change.state is None:
                 raise MatchError("match_not_started", "the match has not started yet")
+            if player is not None:
+                _check_player_turn(change.record, change.state, index)
             before = len(change.events)
             self._apply_move(change, index, move)
             return MoveResult(
@@ -917,6 +920,9 @@ class MatchStore:
                 record.reserves[seat] = max(0, record.reserves[seat] - over)
         change.moves.append(seat << 6 | move.action)
         for event in events:
+            if event["type"] == "match_over":
+                # The engine knows no forfeits: a player who forfeited never wins.
+                event["winners"] = match_winners(state.totals, record.forfeits)
             change.emit(event)
         if state.is_over:
             self._finish(change, "forfeit" if record.forfeits else "finished", "played_out")
@@ -1008,6 +1014,7 @@ class MatchStore:
                 "reason": reason,
                 "totals": totals,
                 "places": places,
+                "winners": match_winners(totals, record.forfeits),
                 "forfeits": list(record.forfeits),
             }
         )
@@ -1225,11 +1232,9 @@ class MatchStore:
             change.now_ms + _PENDING_RETRY_MS,
             trim,
             f"{self.prefix}evn:{match_id}",
-            # Who moves next, and the new state in text form, for the followers' "your turn"
-            # (see notify.py).
-            str(state.current_player)
-            if state is not None and record.status == "active" and state.current_player is not None
-            else "-1",
+            # Whose player may move next (none while a bot plays the mover's seat), and the new
+            # state in text form, for the followers' "your turn" (see notify.py).
+            str(to_act) if (to_act := record.player_to_act(state)) is not None else "-1",
             state_hex,
             seen.key if seen else "",
             seen.field if seen else "",
@@ -1370,6 +1375,18 @@ def _log_entry(text: str) -> dict[str, Any]:
     event = eventcodec.decode(stored)
     event["seq"] = int(seq)
     return event
+
+
+def _check_player_turn(record: MatchRecord, state: MatchState, seat: int) -> None:
+    """A player's move is taken only when ``player_to_act`` names their seat (the rule the
+    views and streams show): refused ``seat_forfeited`` while a bot plays it, else
+    ``not_your_turn``."""
+    if record.player_to_act(state) == seat:
+        return
+    if record.seat(seat).automated:
+        raise MatchError("seat_forfeited", "you have left this match; a bot plays your seat")
+    mover = state.current_player
+    raise IllegalMove("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s", turn=mover)
 
 
 def fallback_move(state: MatchState, seat: int, seed: str) -> Move:

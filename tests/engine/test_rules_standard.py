@@ -13,6 +13,7 @@ from king_engine import (
     ConfigError,
     IllegalMove,
     contract_move,
+    match_winners,
     new_match,
     parse_move,
     placements,
@@ -329,3 +330,24 @@ def test_equal_totals_share_a_place_and_forfeits_are_placed_last() -> None:
     assert placements([0, 0, 0, 0]) == [1, 1, 1, 1]
     # Seat 1 left first (lowest), then seat 3; the stayers rank among themselves.
     assert placements([10, 500, -20, 300], forfeits=[1, 3]) == [1, 4, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("totals", "forfeits", "winners"),
+    [
+        # The audit's two matches: the forfeited seat 2 had the top total both times.
+        ([-170, 400, 1040, -220], [2], [1]),
+        ([130, -140, 460, -450], [2], [0]),
+        ([300, 300, 500, -100], [2], [0, 1]),
+        ([300, 300, 500, -100], [], [2]),
+        ([10, 20, 30, 40], [3, 0, 2, 1], []),
+    ],
+)
+def test_a_player_who_forfeited_never_wins(
+    totals: list[int], forfeits: list[int], winners: list[int]
+) -> None:
+    assert match_winners(totals, forfeits) == winners
+    # The winners are exactly the seats that stayed and are placed first.
+    places = placements(totals, forfeits)
+    stayed_first = [s for s in range(4) if places[s] == 1 and s not in forfeits]
+    assert match_winners(totals, forfeits) == stayed_first

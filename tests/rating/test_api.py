@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -153,6 +154,23 @@ def test_an_archived_match_has_its_seats_rating_changes_and_fairness_transcript(
     assert body["rated"] is True and body["week"] == "2026-W49"
     assert [seat["place"] for seat in body["players"]] == [1, 1, 3, 4]
     assert body["players"][0]["rating_change"]["delta"] == pytest.approx(16.0)  # 48/3 * 1.0
+
+
+def test_an_archived_match_never_names_a_forfeited_seat_winner(
+    client: FlaskClient, store: Store, make_match: MakeMatch
+) -> None:
+    # The audit's match: seat 2 ran out of time on the best total (1040).
+    message = make_match(PLAYERS, (2, 1, 4, 3), forfeited=(False, False, True, False))
+    totals = (-170, 400, 1040, -220)
+    players = tuple(
+        replace(seat, total=total) for seat, total in zip(message.players, totals, strict=True)
+    )
+    message = replace(message, players=players)
+    assert message.winners == [1]
+    store.ingest(message)
+    body = client.get(f"/matches/{message.match_id}").get_json()
+    assert body["winners"] == [1]
+    assert [seat["total"] for seat in body["players"]] == list(totals)
 
 
 def test_an_unknown_match_is_a_404_problem(client: FlaskClient) -> None:

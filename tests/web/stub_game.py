@@ -25,6 +25,7 @@ from king_engine import (
     IllegalMove,
     MatchState,
     format_card,
+    match_winners,
     move_of_action,
     new_match,
     parse_move,
@@ -49,6 +50,9 @@ class StubMatch:
     state: MatchState | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
     deadline_ms: int = 0
+    #: A test sets it: the human forfeited and the computer plays seat 0 (as after a live
+    #: player's takeover), while the engine may still name seat 0 as the mover.
+    forfeited: bool = False
 
     @property
     def commit(self) -> str:
@@ -223,9 +227,24 @@ class StubGame:
             "status": "finished" if over else ("active" if match.state else "waiting"),
             "version": match.state.version if match.state else 0,
             "server_commit": match.commit,
-            "seats": [{"seat": 0, "name": "Misafir", "is_bot": False, "automated": False}]
+            "seats": [
+                {
+                    "seat": 0,
+                    "name": "Misafir",
+                    "is_bot": False,
+                    "automated": match.forfeited,
+                    "played_by": "computer_after_forfeit" if match.forfeited else "player",
+                    "forfeited": match.forfeited,
+                }
+            ]
             + [
-                {"seat": s, "name": f"Bot {s}", "is_bot": True, "automated": True}
+                {
+                    "seat": s,
+                    "name": f"Bot {s}",
+                    "is_bot": True,
+                    "automated": True,
+                    "played_by": "computer",
+                }
                 for s in (1, 2, 3)
             ],
             "free_seats": [],
@@ -238,10 +257,16 @@ class StubGame:
         body = self._table(match)
         view = view_for(state, 0).to_dict()
         view.pop("version", None)
+        my_turn = state.current_player == 0 and not match.forfeited
+        if not my_turn:
+            view["legal_cards"], view["allowed_contracts"] = [], []
+        forfeits = [0] if match.forfeited else []
         body.update(
             seat=0,
+            played_by="computer_after_forfeit" if match.forfeited else "player",
             view=view,
-            my_turn=state.current_player == 0,
+            my_turn=my_turn,
+            forfeits=forfeits,
             clock={
                 "server_time_ms": now,
                 "turn": state.current_player,
@@ -252,7 +277,8 @@ class StubGame:
             },
         )
         if state.is_over:
-            body["places"] = placements(list(state.totals), [])
+            body["places"] = placements(list(state.totals), forfeits)
+            body["winners"] = match_winners(list(state.totals), forfeits)
         return body
 
     def transcript(self, match: StubMatch) -> dict[str, Any]:

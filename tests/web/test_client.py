@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from king_engine import move_of_action
+
 from .play import (
     create_computer_table,
     horizontal_overflow,
@@ -151,6 +153,38 @@ def test_the_table_comes_back_after_a_reload(page: Any, stub: tuple[LiveServer, 
     assert page.evaluate("location.hash") == f"#/match/{match_id}"
     after = sorted(page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)"))
     assert after == before and len(after) == 13
+
+
+def test_a_forfeited_seat_is_the_computers_not_the_players_turn(
+    page: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    """The service says the computer plays my seat (my_turn false) while the engine's mover is
+    still my seat: the table offers no move and says so; at the end a bot is the winner."""
+    server, game = stub
+    sign_in_as_guest(page, server.url)
+    match_id = create_computer_table(page)
+    wait_for_my_move(page)
+    with game.lock:
+        match = game.matches[match_id]
+        match.forfeited = True
+        assert match.state is not None and match.state.current_player == 0
+    page.reload()
+    page.wait_for_selector("#table[data-version]")
+    assert (
+        page.locator("#status").inner_text()
+        == "You forfeited: the computer plays your seat to the end"
+    )
+    assert page.locator("#hand.active, #hand .card.legal, #contract-picker, #resign").count() == 0
+    with game.lock:  # the computer plays the seat to the end
+        state = match.state
+        while not state.is_over:
+            game._apply(match, state.current_player, move_of_action(state.legal_actions()[0]))
+    page.reload()
+    page.wait_for_selector("#standings")
+    rows = page.locator("#standings li").all_inner_texts()
+    mine = [row for row in rows if "Misafir" in row or "you" in row]
+    assert len(mine) == 1 and mine[0].startswith("4.") and "forfeited" in mine[0]
+    assert "winner" not in mine[0] and any("winner" in row for row in rows)
 
 
 def test_contract_picker_offers_only_allowed_contracts(

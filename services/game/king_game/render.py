@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from king_engine import MatchState, placements, view_for
+from king_engine import MatchState, match_winners, placements, view_for
 from king_match import MatchRecord
 from king_match.settings import ClockSettings
 
@@ -27,6 +27,7 @@ def seats(record: MatchRecord) -> list[dict[str, Any] | None]:
                 "name": seat.name,
                 "is_bot": seat.is_bot,
                 "automated": seat.automated,
+                "played_by": seat.played_by,
                 "forfeited": seat.forfeited,
             }
         )
@@ -81,16 +82,23 @@ def match(
 ) -> dict[str, Any]:
     body = table(record)
     body["seat"] = seat
+    body["played_by"] = record.seat(seat).played_by
     body["clock"] = clock(record, state, clocks, now_ms)
     body["outcome"] = record.outcome
     body["forfeits"] = list(record.forfeits)
     if state is not None:
         view = view_for(state, seat).to_dict()
         view.pop("version", None)  # the engine's move count; the API's version is the record's
+        my_turn = record.player_to_act(state) == seat
+        if not my_turn:
+            # The seat may be the engine's mover while a bot plays it: its moves are not ours.
+            view["legal_cards"] = []
+            view["allowed_contracts"] = []
         body["view"] = view
-        body["my_turn"] = record.status == "active" and state.current_player == seat
+        body["my_turn"] = my_turn
         if record.ended:
             body["places"] = placements(state.totals, record.forfeits)
+            body["winners"] = match_winners(state.totals, record.forfeits)
     else:
         body["view"] = None
         body["my_turn"] = False

@@ -31,6 +31,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from king_engine import match_winners
 from king_match.finished_match import FinishedMatch
 from king_rating import elo, weekly
 
@@ -526,6 +527,7 @@ class Store:
         by_player = {change.pop("player_id"): change for change in changes}
         for seat in row["players"]:
             seat["rating_change"] = by_player.get(seat["player_id"])
+        row["winners"] = _winners(row["players"])
         return row
 
     def ladder(self, page: int, page_size: int, now: datetime) -> Page:
@@ -574,6 +576,15 @@ class Store:
         for row in rows:
             seats.setdefault(row.pop("match_id"), []).append(row)
         return seats
+
+
+def _winners(seats: list[dict[str, Any]]) -> list[int]:
+    """The archived match's winning seats, by the engine's rule (a forfeit never wins)."""
+    totals = [0, 0, 0, 0]
+    for seat in seats:
+        totals[seat["seat"]] = seat["total"]
+    left = sorted((s for s in seats if s["forfeited"]), key=lambda s: s["forfeit_order"] or 0)
+    return match_winners(totals, [s["seat"] for s in left])
 
 
 # Archive the match. The week row is held in share mode (a freeze updates it, so it waits

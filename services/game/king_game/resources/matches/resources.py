@@ -236,12 +236,7 @@ class StreamView(MethodView):
                 return b"", announced
             # The commit's own copy of the match when this process has it, else a load.
             current, state = store.snapshot_after(match_id, after) or store.load(match_id)
-            if (
-                current.status != "active"
-                or state is None
-                or state.current_player != seat
-                or current.version == announced
-            ):
+            if current.player_to_act(state) != seat or current.version == announced:
                 return b"", announced
             body = render.match(current, state, seat, settings.match.clocks, store.now_ms())
             line = {"type": "your_turn", "version": current.version, "match": body}
@@ -327,12 +322,7 @@ class MyMatchesView(MethodView):
         for record in active:
             _, state = context.store.load(record.match_id)
             seat = record.seat_of(account.id)
-            mine = (
-                record.status == "active"
-                and state is not None
-                and seat is not None
-                and state.current_player == seat
-            )
+            mine = seat is not None and record.player_to_act(state) == seat
             rows.append((record, seat, mine))
         rows.sort(key=lambda r: (not r[2], r[0].deadline_ms or 2**62))
         return {

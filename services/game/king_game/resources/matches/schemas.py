@@ -82,11 +82,29 @@ class ClockSchema(ma.Schema):
 
 class MatchSchema(TableSchema):
     seat = ma.fields.Integer(metadata={"description": "your seat"})
-    my_turn = ma.fields.Boolean()
+    played_by = ma.fields.String(
+        metadata={
+            "description": "who moves for your seat: player (you), or computer_after_forfeit "
+            "once you forfeited (a bot finishes the seat; you may not move)"
+        }
+    )
+    my_turn = ma.fields.Boolean(
+        metadata={
+            "description": "you may move now (never while a bot plays your seat); legal_cards "
+            "and allowed_contracts are empty otherwise"
+        }
+    )
     clock = ma.fields.Nested(ClockSchema)
     outcome = ma.fields.String(allow_none=True)
     forfeits = ma.fields.List(ma.fields.Integer())
     places = ma.fields.List(ma.fields.Integer())
+    winners = ma.fields.List(
+        ma.fields.Integer(),
+        metadata={
+            "description": "ended: the winning seats, the best total among the seats that did "
+            "not forfeit"
+        },
+    )
     view = ma.fields.Dict(
         allow_none=True,
         metadata={

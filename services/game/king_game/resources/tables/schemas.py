@@ -15,6 +15,13 @@ class SeatSchema(ma.Schema):
     name = ma.fields.String()
     is_bot = ma.fields.Boolean()
     automated = ma.fields.Boolean(metadata={"description": "our bot workers move for it"})
+    played_by = ma.fields.String(
+        validate=validate.OneOf(["player", "computer", "computer_after_forfeit"]),
+        metadata={
+            "description": "who moves for the seat: its player, a computer opponent, or the "
+            "computer after the player forfeited"
+        },
+    )
     forfeited = ma.fields.Boolean()
 
 

@@ -70,6 +70,7 @@ function seatName(match, seat, me) {
     const level = match.level && !name.includes(match.level) ? ` · ${match.level}` : "";
     tags.push(`${t("bot")}${level}`);
   }
+  if (info?.played_by === "computer_after_forfeit") tags.push(t("computer_after_forfeit"));
   return tags.length ? `${name} (${tags.join(", ")})` : name;
 }
 
@@ -476,7 +477,7 @@ function matchPage(matchId) {
               `${t("declarer")}: ${seatName(match, view.declarer, view.seat)}`,
             ],
       ),
-      over
+      over || match.played_by === "computer_after_forfeit"
         ? null
         : h(
             "button",
@@ -538,9 +539,11 @@ function matchPage(matchId) {
         { class: "status", id: "status", "aria-live": "polite" },
         view.phase === "over" || ["finished", "aborted"].includes(match.status)
           ? t("match_over")
+          : match.played_by === "computer_after_forfeit"
+            ? t("you_forfeited")
           : view.turn === null || view.turn === undefined
             ? t("waiting_players")
-          : view.turn === me
+          : match.my_turn
             ? t("your_turn")
             : `${t("waiting_for")} ${seatName(match, view.turn, me)}`,
       ),
@@ -574,7 +577,8 @@ function matchPage(matchId) {
   }
 
   function controls(view, match, me) {
-    const myTurn = view.turn === me;
+    // The server's rule: my turn only when I may move (not while a bot plays my seat).
+    const myTurn = match.my_turn === true;
     const legal = new Set(view.legal_cards || []);
     const choosing = view.phase === "contract" && myTurn && (view.allowed_contracts || []).length;
     let picker = null;
@@ -664,7 +668,11 @@ function matchPage(matchId) {
 
   function standings(view, match, me) {
     const totals = view.totals || [0, 0, 0, 0];
+    // Places and winners come from the server: a player who forfeited is last and never wins,
+    // whatever their total.
     const places = match.places || [];
+    const winners = new Set(match.winners || []);
+    const forfeits = new Set(match.forfeits || []);
     const placeOf = (s) => places[s] ?? 1 + totals.filter((x) => x > totals[s]).length;
     const order = [0, 1, 2, 3].sort((a, b) => placeOf(a) - placeOf(b) || totals[b] - totals[a]);
     return h(
@@ -675,7 +683,12 @@ function matchPage(matchId) {
         "ol",
         {},
         order.map((s) =>
-          h("li", { class: s === me ? "me" : "", dataset: { place: placeOf(s) } }, `${placeOf(s)}. ${seatName(match, s, me)} — ${totals[s]}`),
+          h(
+            "li",
+            { class: [s === me ? "me" : "", winners.has(s) ? "winner" : ""].join(" ").trim(), dataset: { place: placeOf(s) } },
+            `${placeOf(s)}. ${seatName(match, s, me)} — ${totals[s]}`,
+            winners.has(s) ? ` · ${t("winner")}` : forfeits.has(s) ? ` · ${t("forfeited")}` : "",
+          ),
         ),
       ),
       h("a", { href: "#/" }, t("back_to_lobby")),

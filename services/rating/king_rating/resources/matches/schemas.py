@@ -41,6 +41,13 @@ class ArchivedMatchSchema(ma.Schema):
     board_applied = ma.fields.Boolean(required=True)
     ingested_at = ma.fields.AwareDateTime(required=True)
     players = ma.fields.List(ma.fields.Nested(ArchivedSeatSchema), required=True)
+    winners = ma.fields.List(
+        ma.fields.Integer(),
+        required=True,
+        metadata={
+            "description": "the winning seats: the best total among those who did not forfeit"
+        },
+    )
     fairness = ma.fields.Dict(
         required=True, metadata={"description": "the deal's fairness transcript, as received"}
     )
