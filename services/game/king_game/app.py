@@ -22,6 +22,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from king_engine import KingError
 from king_game import limits
 from king_game.accounts import AccountError, Accounts
+from king_game.bodycap import ChunkedBodyCap
 from king_game.config import Settings
 from king_game.context import GameContext
 from king_game.jsonprovider import OrjsonProvider
@@ -137,6 +138,8 @@ def create_app(
         from king_game import shortcut
 
         shortcut.install(app, app.extensions["king_game"])
+    # Outermost: a chunked body gets the body cap too (king_game/bodycap.py).
+    app.wsgi_app = ChunkedBodyCap(app.wsgi_app, settings.max_body_bytes)  # type: ignore[method-assign]
     king_metrics.watch_queues(settings.redis_url, ["bots", "ratings"])
     # Every active match waits on exactly one deadline: the deadline index counts them for
     # every copy of the service alike.
