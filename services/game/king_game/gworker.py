@@ -38,6 +38,9 @@ share matters.
   connection waits seconds for its next move, and whatever it keeps then is walked by the
   garbage collector (docs/benchmarks-api.md, session 6).
 
+``GameWorker`` also writes the game service's heartbeat (``beat_while_serving``), by which the
+clock sweeper knows whether any worker can take moves (``king_match.serving``).
+
 Use: ``worker_class = "king_game.gworker.GameWorker"`` (the default in
 ``deploy/gunicorn_game.py``).
 """
@@ -305,10 +308,31 @@ class GameHandler(PyWSGIHandler):  # type: ignore[misc]
 
 
 class GameWorker(GeventPyWSGIWorker):  # type: ignore[misc]
-    """gunicorn's ``gevent_pywsgi`` worker with ``GameHandler``."""
+    """gunicorn's ``gevent_pywsgi`` worker with ``GameHandler``, writing the game service's
+    heartbeat while it serves."""
 
     def init_process(self) -> None:
         self.wsgi_handler = type(
             "GameHandler", (GameHandler,), {"idle": IdleLimit(float(self.cfg.keepalive or 30))}
         )
         super().init_process()
+
+    def run(self) -> None:
+        context = getattr(self.wsgi, "extensions", {}).get("king_game")
+        if context is not None:
+            gevent.spawn(beat_while_serving, context.store.redis, context.store.prefix)
+        super().run()
+
+
+def beat_while_serving(redis: Any, prefix: str) -> None:
+    """Write the service's heartbeat (``king_match.serving``) for as long as this worker's
+    event loop runs: a worker that hangs, or cannot reach Redis, stops beating, and the clock
+    sweeper then stops every player's clock until a worker serves again."""
+    from king_match.serving import HEARTBEAT_EVERY_S, Heartbeat
+
+    heartbeat = Heartbeat(redis, prefix)
+    while True:
+        # (Redis away: no heartbeat, which is the point.)
+        with contextlib.suppress(Exception):
+            heartbeat.beat()
+        gevent.sleep(HEARTBEAT_EVERY_S)
