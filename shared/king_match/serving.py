@@ -11,13 +11,14 @@ outage, and the store gives every waiting match its lost time back
 Keys (``p`` is the configured prefix)::
 
     p serving          string: the latest heartbeat (ms), expiring ``STALE_MS`` after it
-    p serving:last     string: the latest heartbeat (ms), kept (so an outage knows its start)
+    p serving:last     string: the latest heartbeat (ms), kept a day (an outage's start)
     p outage           string: the start (ms) of the outage going on, if one is
     p outages          sorted set: "<start>:<end>" -> end (ms), the outages of the last day
 
 Freshness is Redis's: the heartbeat key expires by Redis's clock, so the hosts' clocks need not
-agree to the second. A deployment where no worker has ever written a heartbeat (a test with
-the app in-process, a tool) is taken as serving: the sweeper then works as it always did.
+agree to the second. A deployment where no worker has written a heartbeat for a day, or ever (a
+test with the app in-process, a tool), is taken as serving: the sweeper then works as it always
+did.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ class Heartbeat:
         now_ms = int(self.clock() * 1000)
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(heartbeat_key(self.prefix), now_ms, px=STALE_MS)
-        pipe.set(last_heartbeat_key(self.prefix), now_ms)
+        pipe.set(last_heartbeat_key(self.prefix), now_ms, px=KEEP_MS)
         pipe.execute()
 
 
@@ -97,19 +98,27 @@ class ServingWatch:
         if fresh is not None:
             if started is None:
                 return Serving(True)
-            start, end = int(started), max(int(started), int(fresh))
-            pipe = self.redis.pipeline(transaction=True)
-            pipe.zadd(outages_key(self.prefix), {f"{start}:{end}": end})
-            pipe.delete(open_outage_key(self.prefix))
-            pipe.zremrangebyscore(outages_key(self.prefix), "-inf", now_ms - KEEP_MS)
-            pipe.execute()
-            log.warning("the game service serves again after %.1f s", (end - start) / 1000)
+            self._close(int(started), int(fresh), now_ms)
             return Serving(True, resumed=True)
         if last is None:
-            return Serving(True)  # no worker has ever reported (see the module docstring)
+            # No worker has reported within a day, or ever (see the module docstring): the
+            # plain clock, after closing an outage left open.
+            if started is None:
+                return Serving(True)
+            self._close(int(started), now_ms, now_ms)
+            return Serving(True, resumed=True)
         if started is None and self.redis.set(open_outage_key(self.prefix), int(last), nx=True):
             log.warning("the game service is not serving: clocks stand still")
         return Serving(False)
+
+    def _close(self, start: int, end: int, now_ms: int) -> None:
+        end = max(start, end)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.zadd(outages_key(self.prefix), {f"{start}:{end}": end})
+        pipe.delete(open_outage_key(self.prefix))
+        pipe.zremrangebyscore(outages_key(self.prefix), "-inf", now_ms - KEEP_MS)
+        pipe.execute()
+        log.warning("the game service serves again after %.1f s", (end - start) / 1000)
 
 
 def lost_ms(redis: Redis, prefix: str, since_ms: int, now_ms: int) -> int:

@@ -133,13 +133,14 @@ def create_app(
     import king_metrics
 
     king_metrics.install(app, service="game")
+    # A chunked body gets the body cap too (king_game/bodycap.py; the shortcut takes only
+    # bodies with a Content-Length, so it leaves chunked ones to this).
+    app.wsgi_app = ChunkedBodyCap(app.wsgi_app, settings.max_body_bytes)  # type: ignore[method-assign]
     if settings.moves_shortcut:
         # Well-formed moves skip Flask's dispatch (same answers; see king_game/shortcut.py).
         from king_game import shortcut
 
         shortcut.install(app, app.extensions["king_game"])
-    # Outermost: a chunked body gets the body cap too (king_game/bodycap.py).
-    app.wsgi_app = ChunkedBodyCap(app.wsgi_app, settings.max_body_bytes)  # type: ignore[method-assign]
     king_metrics.watch_queues(settings.redis_url, ["bots", "ratings"])
     # Every active match waits on exactly one deadline: the deadline index counts them for
     # every copy of the service alike.
