@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -359,6 +360,8 @@ def game_server(game_env: dict[str, str]) -> Iterator[tuple[str, int]]:
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("KING_", "GAME_"))},
         **game_env,
+        # Its own keys: its workers' heartbeat must not reach other tests' sweepers.
+        "KING_KEY_PREFIX": f"gw{uuid.uuid4().hex[:8]}:",
         "GAME_BIND": f"127.0.0.1:{port}",
         "WEB_CONCURRENCY": "1",
         "GUNICORN_REUSE_PORT": "off",
