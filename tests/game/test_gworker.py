@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from king_devservers import free_port
-from king_game.gworker import read_headers
+from king_game.gworker import framing_problem, read_headers
 
 APP = """
 import time
@@ -200,6 +200,25 @@ def test_headers_read_as_http_client_reads_them(pairs, asked):
 )
 def test_unreadable_headers_are_refused(raw, why):
     assert read_headers(io.BytesIO(raw)).status, why
+
+
+@pytest.mark.parametrize(
+    ("pairs", "refused"),
+    [
+        ([("Content-Length", "12")], False),
+        ([("transfer-encoding", "Chunked")], False),
+        ([("Content-Length", "12"), ("content-length", "12")], True),
+        ([("Content-Length", "12, 12")], True),
+        ([("Content-Length", "+12")], True),
+        ([("Content-Length", "١٢")], True),  # digits, but not ASCII ones
+        ([("Content-Length", "0"), ("Transfer-Encoding", "chunked")], True),
+        ([("Transfer-Encoding", "chunked"), ("Transfer-Encoding", "chunked")], True),
+        ([("Transfer-Encoding", "gzip, chunked")], True),
+        ([("Transfer-Encoding", "identity")], True),
+    ],
+)
+def test_framing_two_servers_could_read_differently_is_refused(pairs, refused):
+    assert bool(framing_problem(pairs)) is refused
 
 
 def test_a_bad_header_gets_400_and_the_worker_keeps_serving(server):
