@@ -78,6 +78,9 @@ class MatchRecord:
     forfeits: list[int] = field(default_factory=list)  # seats in the order they left
     turn_started_ms: int | None = None
     deadline_ms: int | None = None
+    #: Up to when the current turn has been given back the time the service was not serving
+    #: (``MatchStore._give_back``); None: not yet, from the turn's start.
+    clock_checked_ms: int | None = None
     reserves: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     #: The event log keeps the current hand (from the write that ended the previous one):
     #: older entries are trimmed (``log_start`` is the first kept sequence number, ``hand_seq``

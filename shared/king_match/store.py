@@ -55,7 +55,7 @@ from king_engine import (
 from king_engine import SeatView as SeatView
 from king_engine.errors import ConfigError
 
-from . import eventcodec, fairness
+from . import eventcodec, fairness, serving
 from .errors import MatchError, RateLimited, StaleVersion
 from .finished_match import FinishedMatch, SeatResult, format_utc
 from .jobs import Enqueuer, JobSpec, NoQueue, bot_turn_job, finished_match_job
@@ -917,6 +917,10 @@ class MatchStore:
         ):
             over = change.now_ms - record.turn_started_ms - self.settings.clocks.live_move_ms
             if over > 0:
+                # Into the reserve: unless the service could not take moves meanwhile.
+                self._give_back(change)
+                over = change.now_ms - record.turn_started_ms - self.settings.clocks.live_move_ms
+            if over > 0:
                 record.reserves[seat] = max(0, record.reserves[seat] - over)
         change.moves.append(seat << 6 | move.action)
         for event in events:
@@ -937,6 +941,7 @@ class MatchStore:
         mover = record.seat(seat)
         clocks = self.settings.clocks
         record.turn_started_ms = change.now_ms
+        record.clock_checked_ms = None
         if mover.automated:
             record.deadline_ms = change.now_ms + clocks.bot_fallback_ms
             level = mover.level or clocks.takeover_level
@@ -949,6 +954,56 @@ class MatchStore:
 
     # ------------------------------------------------------------------ clocks
 
+    def _give_back(self, change: _Change) -> None:
+        """The clock rule for outages: time during which the game service could not take
+        moves (``serving.lost_ms``) does not count against the player to move. Their turn's
+        start and deadline move forward by it, so their move time and reserve are as they
+        were when the outage began. Each stretch of time is given back once
+        (``clock_checked_ms``). Called before a timeout is applied and before a move is
+        charged to the reserve, on every path (a move, a read, the sweeper), and by the
+        sweeper for every waiting match when the service serves again."""
+        record = change.record
+        if (
+            record.status != "active"
+            or record.turn_started_ms is None
+            or record.deadline_ms is None
+            or record.clock_checked_ms == change.now_ms
+        ):
+            return
+        since = max(record.turn_started_ms, record.clock_checked_ms or 0)
+        lost = serving.lost_ms(self.redis, self.prefix, since, change.now_ms)
+        record.clock_checked_ms = change.now_ms
+        if lost > 0:
+            record.turn_started_ms += lost
+            record.deadline_ms += lost
+            change.emit({"type": "clock_restored", "seat": self._mover(change), "ms": lost})
+
+    @staticmethod
+    def _mover(change: _Change) -> int | None:
+        state = change.state
+        return None if state is None else state.current_player
+
+    def give_back_lost_time(self, match_id: str) -> bool:
+        """Give a waiting match the time the service was not serving (``_give_back``): what
+        the sweeper does for every active match when an outage ends. True if it changed."""
+
+        def give_back(change: _Change) -> bool:
+            self._give_back(change)
+            return change.changed
+
+        try:
+            return self._write(_canonical_id(match_id), give_back)
+        except MatchError as exc:
+            if exc.code == "match_not_found":
+                self.redis.zrem(self.deadlines_key, match_id)
+                return False
+            raise
+
+    def waiting_matches(self, batch: int = 500) -> Iterator[str]:
+        """Every match waiting on a deadline (all active matches)."""
+        for raw in self.redis.zscan_iter(self.deadlines_key, count=batch):
+            yield _as_text(raw[0])
+
     def _expire(self, change: _Change) -> None:
         """Apply what the clock says happened: a timeout for each passed deadline."""
         record = change.record
@@ -959,6 +1014,9 @@ class MatchStore:
                 and change.now_ms >= record.deadline_ms
             ):
                 return
+            self._give_back(change)
+            if change.now_ms < record.deadline_ms:
+                return  # the service was not serving: the time is given back instead
             state = change.state
             assert state is not None
             seat = state.current_player

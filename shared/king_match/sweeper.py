@@ -8,6 +8,11 @@ late or repeated sweep is harmless. Any number of sweeper processes can run: the
 and take over within one lease period when the holder dies. Reads and writes also apply due
 timeouts themselves, so a client never sees a clock that has run out but not been applied.
 
+While the game service is not serving (no fresh heartbeat from any of its workers, see
+``serving``) the sweeper applies no timeout; when it serves again, every waiting match gets the
+time it lost back (``MatchStore.give_back_lost_time``), so an outage costs no player their
+clock.
+
 The sweeper also re-delivers finished-match messages whose enqueue failed.
 """
 
@@ -18,6 +23,7 @@ import threading
 import uuid
 from typing import Final
 
+from .serving import ServingWatch
 from .store import MatchStore
 
 log = logging.getLogger(__name__)
@@ -52,6 +58,7 @@ class Sweeper:
         self._renew = store.redis.register_script(_RENEW)
         self._release = store.redis.register_script(_RELEASE)
         self.leader = False
+        self.watch = ServingWatch(store.redis, store.prefix)
 
     def acquire(self) -> bool:
         """Hold (or renew) the lease; True while this sweeper is the one that sweeps."""
@@ -68,7 +75,14 @@ class Sweeper:
         self.leader = False
 
     def sweep_once(self) -> int:
-        """Apply every due timeout; returns how many matches changed."""
+        """Apply every due timeout; returns how many matches changed. Nothing while the game
+        service is not serving; when it serves again, first give every waiting match its
+        lost time back."""
+        seen = self.watch.check(self.store.now_ms())
+        if not seen.serving:
+            return 0
+        if seen.resumed:
+            self.give_back_all()
         changed = 0
         for match_id in self.store.due_matches():
             try:
@@ -76,6 +90,16 @@ class Sweeper:
             except Exception:
                 log.exception("clock sweep of match %s failed", match_id)
         return changed
+
+    def give_back_all(self) -> int:
+        """After an outage: every waiting match's clock moves on by the time it lost."""
+        given = 0
+        for match_id in list(self.store.waiting_matches()):
+            try:
+                given += self.store.give_back_lost_time(match_id)
+            except Exception:
+                log.exception("giving match %s its lost time back failed", match_id)
+        return given
 
     def run(self) -> None:
         """Sweep until ``stop()``; safe to run in several processes at once."""

@@ -4,13 +4,17 @@ keep-alive limit while a slow stream is not."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import io
+import json
+import os
 import socket
 import subprocess
 import sys
 import textwrap
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from king_devservers import free_port
-from king_game.gworker import read_headers
+from king_game.gworker import framing_problem, read_headers
 
 APP = """
 import time
@@ -198,6 +202,25 @@ def test_unreadable_headers_are_refused(raw, why):
     assert read_headers(io.BytesIO(raw)).status, why
 
 
+@pytest.mark.parametrize(
+    ("pairs", "refused"),
+    [
+        ([("Content-Length", "12")], False),
+        ([("transfer-encoding", "Chunked")], False),
+        ([("Content-Length", "12"), ("content-length", "12")], True),
+        ([("Content-Length", "12, 12")], True),
+        ([("Content-Length", "+12")], True),
+        ([("Content-Length", "١٢")], True),  # digits, but not ASCII ones
+        ([("Content-Length", "0"), ("Transfer-Encoding", "chunked")], True),
+        ([("Transfer-Encoding", "chunked"), ("Transfer-Encoding", "chunked")], True),
+        ([("Transfer-Encoding", "gzip, chunked")], True),
+        ([("Transfer-Encoding", "identity")], True),
+    ],
+)
+def test_framing_two_servers_could_read_differently_is_refused(pairs, refused):
+    assert bool(framing_problem(pairs)) is refused
+
+
 def test_a_bad_header_gets_400_and_the_worker_keeps_serving(server):
     with socket.create_connection(server, 5) as sock:
         sock.sendall(b"GET /a HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n")
@@ -322,3 +345,172 @@ def test_a_keep_alive_connection_keeps_nothing_of_its_last_request_while_it_wait
         client.close()
         worker.join(5)
     assert worker.dead
+
+
+# ---------------------------------------------------------------- framing (the real app)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _start_gunicorn(argv: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """Start gunicorn and wait until its worker answers (the listening socket accepts before
+    the worker has loaded the app)."""
+    process = subprocess.Popen([sys.executable, "-m", "gunicorn", *argv], env=env)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                connection.close()
+                return process
+        except OSError:
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            raise RuntimeError("gunicorn did not start")
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def game_server(game_env: dict[str, str]) -> Iterator[tuple[str, int]]:
+    """The game service as deployed: deploy/gunicorn_game.py, one GameWorker."""
+    port = free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("KING_", "GAME_"))},
+        **game_env,
+        # Its own keys: its workers' heartbeat must not reach other tests' sweepers.
+        "KING_KEY_PREFIX": f"gw{uuid.uuid4().hex[:8]}:",
+        "GAME_BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": "1",
+        "GUNICORN_REUSE_PORT": "off",
+    }
+    config = str(REPO / "deploy" / "gunicorn_game.py")
+    process = _start_gunicorn(["-c", config, "king_game.app:create_app()"], env, port)
+    try:
+        yield "127.0.0.1", port
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def rating_server(database_url: str, redis_url: str) -> Iterator[tuple[str, int]]:
+    """The rating service as deployed: deploy/gunicorn_rating.py, one worker."""
+    port = free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("KING_", "RATING_"))},
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "WEB_CONCURRENCY": "1",
+    }
+    config = str(REPO / "deploy" / "gunicorn_rating.py")
+    argv = ["-c", config, "-b", f"127.0.0.1:{port}", "king_rating.app:create_app()"]
+    process = _start_gunicorn(argv, env, port)
+    try:
+        yield "127.0.0.1", port
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def _exchange(address: tuple[str, int], raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``raw`` on a new connection, read until the server closes it or a whole answer
+    came: (status, headers in lower case, body)."""
+    with socket.create_connection(address, 10) as sock:
+        with contextlib.suppress(OSError):  # the server may answer and close mid-send
+            sock.sendall(raw)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            assert chunk, f"closed without an answer after {data!r}"
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        length = int(headers.get("content-length", "0"))
+        while len(body) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+        return int(lines[0].split()[1]), headers, body[:length]
+
+
+def _problem(answer: tuple[int, dict[str, str], bytes]) -> dict[str, Any]:
+    status, headers, body = answer
+    assert headers.get("content-type") == "application/problem+json", (status, headers, body)
+    problem: dict[str, Any] = json.loads(body)
+    assert problem["status"] == status and problem["code"], problem
+    return problem
+
+
+_ACCOUNT = b'{"name": "framing"}'
+_POST = b"POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+_SMUGGLING = {
+    "two Content-Lengths": _POST
+    + b"Content-Length: %d\r\nContent-Length: 5\r\n\r\n%s" % (len(_ACCOUNT), _ACCOUNT),
+    "a Content-Length list": _POST + b"Content-Length: %d, 5\r\n\r\n%s" % (len(_ACCOUNT), _ACCOUNT),
+    "Content-Length and Transfer-Encoding": _POST
+    + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n"
+    % (len(_ACCOUNT), _ACCOUNT),
+    "Transfer-Encoding that does not end in chunked": _POST
+    + b"Transfer-Encoding: chunked, identity\r\n\r\n%x\r\n%s\r\n0\r\n\r\n"
+    % (len(_ACCOUNT), _ACCOUNT),
+}
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("shape", sorted(_SMUGGLING))
+def test_ambiguous_framing_is_refused_with_a_problem(game_server, shape):
+    problem = _problem(_exchange(game_server, _SMUGGLING[shape]))
+    assert (problem["status"], problem["code"]) == (400, "bad_request"), problem
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("shape", sorted(_SMUGGLING))
+def test_the_rating_service_refuses_ambiguous_framing_too(rating_server, shape):
+    status, _headers, _body = _exchange(
+        rating_server, _SMUGGLING[shape].replace(b"/v1/accounts", b"/healthz")
+    )
+    assert status == 400, shape
+
+
+@pytest.mark.integration
+def test_a_chunked_body_over_the_cap_gets_413(game_server):
+    chunk = b"[" * 65536
+    body = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(64))  # 4 MB
+    raw = _POST + b"Transfer-Encoding: chunked\r\n\r\n" + body + b"0\r\n\r\n"
+    problem = _problem(_exchange(game_server, raw))
+    assert (problem["status"], problem["code"]) == (413, "payload_too_large"), problem
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n",
+        b"GARBAGE\r\n\r\n",
+        b"GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nBad Name: 1\r\n\r\n",
+    ],
+    ids=["huge header", "garbage request line", "bad version", "bad header name"],
+)
+def test_http_level_errors_are_problems_and_the_worker_keeps_serving(game_server, raw):
+    problem = _problem(_exchange(game_server, raw))
+    assert (problem["status"], problem["code"]) == (400, "bad_request"), problem
+    status, _, _ = _exchange(game_server, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert status == 200
+
+
+@pytest.mark.integration
+def test_a_well_framed_chunked_body_is_served(game_server):
+    raw = _POST + b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (
+        len(_ACCOUNT),
+        _ACCOUNT,
+    )
+    status, _, body = _exchange(game_server, raw)
+    assert status != 400 and status < 500, body

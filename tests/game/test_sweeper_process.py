@@ -15,6 +15,9 @@ stream and the sweeper lease key. Checked:
 
 from __future__ import annotations
 
+import contextlib
+import http.client
+import json
 import os
 import re
 import signal
@@ -32,10 +35,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from redis import Redis
 
-from king_devservers import start_redis
+from king_devservers import free_port, start_redis
 from king_game.app import create_app
 from king_game.config import Settings
-from king_match import MatchSettings, MatchStore, Sweeper
+from king_match import MatchSettings, MatchStore, Sweeper, serving
 
 from .conftest import CLOCK_ENV
 from .helpers import signup, start_live_match
@@ -120,14 +123,22 @@ def sweeper_redis_url() -> Iterator[str]:
 
 
 @pytest.fixture
-def sweep_env(sweeper_redis_url: str, game_env: dict[str, str]) -> dict[str, str]:
+def clock_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The clocks of a test: the short ``CLOCK_ENV``, or what it asks for (indirect)."""
+    return {**CLOCK_ENV, **getattr(request, "param", {})}
+
+
+@pytest.fixture
+def sweep_env(
+    sweeper_redis_url: str, game_env: dict[str, str], clock_env: dict[str, str]
+) -> dict[str, str]:
     """What the app, the sweepers and the bot worker of one test share: Redis, a key prefix
     of the test's own, and the short clocks."""
     return {
         "REDIS_URL": sweeper_redis_url,
         "DATABASE_URL": game_env["DATABASE_URL"],
         "KING_KEY_PREFIX": f"sw{uuid.uuid4().hex[:8]}:",
-        **CLOCK_ENV,
+        **clock_env,
     }
 
 
@@ -220,6 +231,73 @@ def bot_worker_process(process_env: dict[str, str], tmp_path: Path) -> Iterator[
         yield worker
     finally:
         stop_process(process)
+
+
+@pytest.fixture
+def game_service(process_env: dict[str, str], tmp_path: Path) -> Iterator[GameService]:
+    """The game service as deployed (deploy/gunicorn_game.py) with two workers, on this
+    test's Redis and key prefix: its workers write the heartbeat the sweeper watches."""
+    port = free_port()
+    env = {
+        **process_env,
+        "GAME_BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": "2",
+        "GUNICORN_REUSE_PORT": "off",
+    }
+    log_path = tmp_path / "game.log"
+    config = str(Path(__file__).resolve().parents[2] / "deploy" / "gunicorn_game.py")
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", config, "king_game.app:create_app()"],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    service = GameService(process, log_path, port)
+    try:
+        wait_for("the game service", service.ready, 60, service.log)
+        yield service
+    finally:
+        service.resume()
+        stop_process(process)
+
+
+@dataclass
+class GameService(Started):
+    port: int = 0
+    stopped: list[int] = field(default_factory=list)
+
+    def get(self, path: str, headers: dict[str, str]) -> tuple[int, Any]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            connection.request("GET", path, headers=headers)
+            answer = connection.getresponse()
+            return answer.status, json.loads(answer.read() or b"null")
+        finally:
+            connection.close()
+
+    def ready(self) -> bool:
+        try:
+            return len(self.workers()) == 2 and self.get("/healthz", {})[0] == 200
+        except OSError:
+            return False
+
+    def workers(self) -> list[int]:
+        pid = self.process.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return [int(child) for child in children]
+
+    def hang(self) -> None:
+        """Every worker stops (SIGSTOP): connections stay open, nothing answers or beats."""
+        self.stopped = self.workers()
+        for pid in self.stopped:
+            os.kill(pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        for pid in self.stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        self.stopped = []
 
 
 class EventWatch:
@@ -404,3 +482,62 @@ def test_sigterm_stops_a_sweeper_cleanly(
     assert store.redis.exists(lease_key) == 0
     for sweeper in sweepers:
         assert "Traceback" not in sweeper.log(), sweeper.log()
+
+
+#: A move long enough that the few seconds the test itself takes outside the outage stay
+#: within it (the machine may be slow), and a reserve the outage would eat many times over.
+OUTAGE_CLOCKS = {"KING_LIVE_MOVE_MS": "8000", "KING_LIVE_RESERVE_MS": "2000"}
+
+
+@pytest.mark.parametrize("clock_env", [OUTAGE_CLOCKS], indirect=True)
+def test_while_the_game_workers_hang_no_player_loses_clock_time(
+    client: FlaskClient,
+    store: MatchStore,
+    lease_key: str,
+    spawn_sweeper: Callable[[], SweeperProcess],
+    game_service: GameService,
+) -> None:
+    sweeper = spawn_sweeper()
+    owner = sweeper.owner()
+    wait_for("the sweeper's lease", lambda: holder(store.redis, lease_key) == owner, LEASE_S)
+    heartbeat = serving.heartbeat_key(store.prefix)
+    wait_for("the workers' heartbeat", lambda: store.redis.exists(heartbeat), 10)
+
+    match_id, seat, version, players = live_match_nobody_plays(client)
+    turn_s = int(OUTAGE_CLOCKS["KING_LIVE_MOVE_MS"]) + int(OUTAGE_CLOCKS["KING_LIVE_RESERVE_MS"])
+    turn_s /= 1000
+    reserve = int(OUTAGE_CLOCKS["KING_LIVE_RESERVE_MS"])
+    watch = EventWatch(store, match_id)
+
+    def explain() -> str:
+        return (
+            f"events: {watch.poll()}\nsweeper log:\n{sweeper.log()}\n"
+            f"game service log:\n{game_service.log()}"
+        )
+
+    # Both workers hang for longer than the player's move time and reserve together.
+    game_service.hang()
+    wait_for("the heartbeat to expire", lambda: not store.redis.exists(heartbeat), 10, explain)
+    hung = time.monotonic()
+    while time.monotonic() - hung < turn_s + 2:
+        assert watch.find(type="clock_expired") is None, explain()
+        assert watch.find(type="player_forfeited") is None, explain()
+        time.sleep(0.2)
+
+    # The workers serve again: the sweeper gives the player the time the outage took.
+    game_service.resume()
+    restored = wait_for(
+        "the time given back", lambda: watch.find(type="clock_restored", seat=seat), 10, explain
+    )
+    assert restored["ms"] >= (turn_s + 2) * 1000, explain()
+    assert watch.find(type="player_forfeited") is None, explain()
+
+    # Read through the served API: no forfeit, the reserve whole, the turn still theirs.
+    status, view = game_service.get(f"/v1/matches/{match_id}", players[seat]["headers"])
+    assert status == 200, view
+    assert not any(entry["forfeited"] for entry in view["seats"]), view
+    clock = view["clock"]
+    assert clock["turn"] == seat and clock["reserve_ms"][seat] == reserve, clock
+    assert clock["deadline_ms"] - clock["server_time_ms"] > reserve, clock
+    assert view["version"] > version
+    assert "Traceback" not in sweeper.log(), sweeper.log()

@@ -23,6 +23,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from king_engine import KingError
 from king_game import limits
 from king_game.accounts import AccountError, Accounts
+from king_game.bodycap import ChunkedBodyCap
 from king_game.config import Settings
 from king_game.context import GameContext
 from king_game.jsonprovider import OrjsonProvider
@@ -153,6 +154,9 @@ def create_app(
     import king_metrics
 
     king_metrics.install(app, service="game")
+    # A chunked body gets the body cap too (king_game/bodycap.py; the shortcut takes only
+    # bodies with a Content-Length, so it leaves chunked ones to this).
+    app.wsgi_app = ChunkedBodyCap(app.wsgi_app, settings.max_body_bytes)  # type: ignore[method-assign]
     if settings.moves_shortcut:
         # Well-formed moves skip Flask's dispatch (same answers; see king_game/shortcut.py).
         from king_game import shortcut

@@ -8,7 +8,7 @@ docs/game-api.md): about 150 µs of CPU a request with ``gevent``, 115 µs with 
 NDJSON line costs the same in all. A move is one POST and four stream lines, so the request's
 share matters.
 
-``GameHandler`` changes five things in gunicorn's pywsgi handler:
+``GameHandler`` changes six things in gunicorn's pywsgi handler:
 
 * an idle limit: pywsgi has no keep-alive limit, so an idle connection would hold its greenlet
   for as long as the client keeps it open. Each request line must come within the ``keepalive``
@@ -21,6 +21,13 @@ share matters.
   picohttpparser) instead of ``http.client.parse_headers``, which goes through the ``email``
   package and was 5 % of the workers' CPU at 1,000 moves/s. It is also stricter: obsolete line
   folding, bad header names and control characters in values get 400;
+* framing that two servers could read differently is refused with 400 (``framing_problem``):
+  more than one ``Content-Length`` (or a list, or a value that is not digits), a
+  ``Content-Length`` beside a ``Transfer-Encoding``, and any ``Transfer-Encoding`` other than
+  one plain ``chunked`` (pywsgi would read ``gzip, chunked`` as unframed). Behind a proxy
+  these are the shapes of request smuggling. The 400s and 414s that pywsgi answers itself
+  (this, an unreadable header section, a garbage request line) carry a problem+json body like
+  every other error of the service, not pywsgi's empty one;
 * no access-log record is built when the access log is off;
 * fewer sends: an answer's head and its first data (all of a move's answer) go out in one
   send, where pywsgi makes two (pywsgi still builds the head; it is held back for the data),
@@ -31,18 +38,25 @@ share matters.
   connection waits seconds for its next move, and whatever it keeps then is walked by the
   garbage collector (docs/benchmarks-api.md, session 6).
 
+``GameWorker`` also writes the game service's heartbeat (``beat_while_serving``), by which the
+clock sweeper knows whether any worker can take moves (``king_match.serving``).
+
 Use: ``worker_class = "king_game.gworker.GameWorker"`` (the default in
 ``deploy/gunicorn_game.py``).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
+from functools import cache
+from http import HTTPStatus
 from time import monotonic
 from typing import Any
 
 import gevent
 import gunicorn_h1c
+import orjson
 from greenlet import getcurrent
 from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler
 
@@ -107,7 +121,63 @@ def read_headers(rfile: Any) -> Headers:
         parsed = gunicorn_h1c.parse_headers(b"".join(lines) + b"\r\n")
     except gunicorn_h1c.ParseError as exc:
         return Headers([], str(exc) or "Invalid headers")
-    return Headers([(name.decode("latin-1"), value.decode("latin-1")) for name, value in parsed])
+    pairs = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in parsed]
+    problem = framing_problem(pairs)
+    if problem:
+        return Headers([], problem)
+    return Headers(pairs)
+
+
+def framing_problem(pairs: list[tuple[str, str]]) -> str:
+    """Why the body's framing of these headers is ambiguous ("" when it is not): one server
+    could take a different length from it than another (a proxy in front of us), so what one
+    reads as the next request the other reads as this body. The same rules as gunicorn's own
+    parser (RFC 9112 §6), which the rating service uses."""
+    lengths = [value for name, value in pairs if name.lower() == "content-length"]
+    codings = [value for name, value in pairs if name.lower() == "transfer-encoding"]
+    if len(lengths) > 1:
+        return "more than one Content-Length"
+    if lengths and not (lengths[0].isascii() and lengths[0].isdigit()):
+        return "a Content-Length that is not a number"
+    if codings and lengths:
+        return "both Content-Length and Transfer-Encoding"
+    if len(codings) > 1 or (codings and codings[0].strip().lower() != "chunked"):
+        return "a Transfer-Encoding other than chunked"
+    return ""
+
+
+def problem_answer(status: int, detail: str) -> bytes:
+    """A whole HTTP answer with a problem+json body, for the errors pywsgi answers itself
+    (before the app sees the request), in the shape of the app's problems."""
+    from king_game.problems import TYPE_PREFIX  # (in the worker, after gevent's patching)
+
+    phrase = HTTPStatus(status).phrase
+    code = {400: "bad_request", 414: "uri_too_long"}.get(status, f"http_{status}")
+    body = orjson.dumps(
+        {
+            "type": TYPE_PREFIX + code,
+            "title": phrase,
+            "status": status,
+            "detail": detail,
+            "code": code,
+        }
+    )
+    head = (
+        f"HTTP/1.1 {status} {phrase}\r\nConnection: close\r\n"
+        f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode("latin-1") + body
+
+
+#: What a refused request line or header section says (never echoing the client's bytes).
+_BAD_REQUEST_DETAIL = "the request line or headers could not be read, or frame the body ambiguously"
+
+
+@cache
+def _problem_answer(status: int) -> bytes:
+    if status == 414:
+        return problem_answer(414, "the request line is too long")
+    return problem_answer(status, _BAD_REQUEST_DETAIL)
 
 
 class IdleExpired(Exception):
@@ -176,6 +246,10 @@ class GameHandler(PyWSGIHandler):  # type: ignore[misc]
 
     def handle_one_request(self) -> Any:
         result = super().handle_one_request()
+        if isinstance(result, tuple):
+            # pywsgi's own answer to a request it refused (400, 414): the same, as a problem.
+            status = int(result[0])
+            return result[0], _problem_answer(status)
         if result is True:
             # The connection waits for its next request, at 1,000 matches for seconds: drop
             # this request's objects now, while they die by reference counting, rather than
@@ -218,16 +292,47 @@ class GameHandler(PyWSGIHandler):  # type: ignore[misc]
             self._hold_head = False
             self._held_head = None
 
+    def _send_error_response_if_possible(self, error_code: int) -> None:
+        # A body that turned out unreadable half way (a bad chunk): a problem too, as above.
+        if error_code == 400 and not self.response_length:
+            self.status, self.code = "400 Bad Request", 400
+            with contextlib.suppress(OSError):
+                self._sendall(_problem_answer(400))
+            self.close_connection = True
+            return
+        super()._send_error_response_if_possible(error_code)
+
     def log_request(self) -> None:
         if self.server.log.access_log_enabled:
             super().log_request()
 
 
 class GameWorker(GeventPyWSGIWorker):  # type: ignore[misc]
-    """gunicorn's ``gevent_pywsgi`` worker with ``GameHandler``."""
+    """gunicorn's ``gevent_pywsgi`` worker with ``GameHandler``, writing the game service's
+    heartbeat while it serves."""
 
     def init_process(self) -> None:
         self.wsgi_handler = type(
             "GameHandler", (GameHandler,), {"idle": IdleLimit(float(self.cfg.keepalive or 30))}
         )
         super().init_process()
+
+    def run(self) -> None:
+        context = getattr(self.wsgi, "extensions", {}).get("king_game")
+        if context is not None:
+            gevent.spawn(beat_while_serving, context.store.redis, context.store.prefix)
+        super().run()
+
+
+def beat_while_serving(redis: Any, prefix: str) -> None:
+    """Write the service's heartbeat (``king_match.serving``) for as long as this worker's
+    event loop runs: a worker that hangs, or cannot reach Redis, stops beating, and the clock
+    sweeper then stops every player's clock until a worker serves again."""
+    from king_match.serving import HEARTBEAT_EVERY_S, Heartbeat
+
+    heartbeat = Heartbeat(redis, prefix)
+    while True:
+        # (Redis away: no heartbeat, which is the point.)
+        with contextlib.suppress(Exception):
+            heartbeat.beat()
+        gevent.sleep(HEARTBEAT_EVERY_S)
