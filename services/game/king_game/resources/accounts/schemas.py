@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from king_web.jsonbody import StrictBoolean
 from marshmallow import validate
 
 
@@ -15,7 +16,7 @@ class AccountCreateSchema(ma.Schema):
         validate=validate.Length(min=8, max=200),
         metadata={"description": "Leave out for a guest account (no later log-in)"},
     )
-    is_bot = ma.fields.Boolean(
+    is_bot = StrictBoolean(
         load_default=False, metadata={"description": "A program that plays: flagged as a bot"}
     )
 

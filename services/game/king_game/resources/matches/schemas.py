@@ -28,6 +28,7 @@ class MoveSchema(ma.Schema):
         metadata={"description": "the trump suit, with contract=trump only"},
     )
     version = ma.fields.Integer(
+        strict=True,
         load_default=None,
         validate=validate.Range(min=0, max=2**53),
         metadata={"description": "the version you saw; another one gets 409 stale_version"},
@@ -43,7 +44,9 @@ class MoveSchema(ma.Schema):
 
 
 class ResignSchema(ma.Schema):
-    version = ma.fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**53))
+    version = ma.fields.Integer(
+        strict=True, load_default=None, validate=validate.Range(min=0, max=2**53)
+    )
 
 
 class EventSchema(ma.Schema):
@@ -120,6 +123,8 @@ class EventsSchema(ma.Schema):
 class StreamQuerySchema(ma.Schema):
     after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
     turns = ma.fields.Boolean(
+        truthy={"true"},
+        falsy={"false"},
         load_default=False,
         metadata={"description": "also send a private `your_turn` line with your view"},
     )
