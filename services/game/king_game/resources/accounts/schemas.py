@@ -4,9 +4,11 @@ import marshmallow as ma
 from king_web.jsonbody import StrictBoolean
 from marshmallow import validate
 
+from king_game.names import Name
+
 
 class AccountCreateSchema(ma.Schema):
-    name = ma.fields.String(
+    name = Name(
         required=True,
         validate=validate.Length(min=1, max=40),
         metadata={"example": "Ayşe"},
@@ -22,7 +24,7 @@ class AccountCreateSchema(ma.Schema):
 
 
 class LoginSchema(ma.Schema):
-    name = ma.fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = Name(required=True, validate=validate.Length(min=1, max=40))
     password = ma.fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 
