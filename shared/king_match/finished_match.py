@@ -106,6 +106,7 @@ class SeatResult:
     forfeited: bool = False
     forfeit_order: int | None = None
     left_at: str | None = None
+    is_guest: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +177,7 @@ class FinishedMatch:
                 raise ValueError(f"{where}.player_id: must be 1-128 characters")
             _require_type(f"{where}.name", seat.name, str)
             _require_type(f"{where}.is_bot", seat.is_bot, bool)
+            _require_type(f"{where}.is_guest", seat.is_guest, bool)
             _require_int(f"{where}.total", seat.total)
             _require_int(f"{where}.place", seat.place)
             if not 1 <= seat.place <= SEATS:
@@ -291,6 +293,7 @@ _SEAT_FIELDS: Final = frozenset(
         "player_id",
         "name",
         "is_bot",
+        "is_guest",
         "total",
         "place",
         "forfeited",
@@ -321,6 +324,7 @@ def _seat_from_dict(index: int, entry: object) -> SeatResult:
         forfeited=entry.get("forfeited", False),
         forfeit_order=entry.get("forfeit_order"),
         left_at=entry.get("left_at"),
+        is_guest=entry.get("is_guest", False),
     )
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from king_game.names import normalise_name
 
-from .helpers import signup
+from .helpers import signup, start_live_match
 
 pytestmark = pytest.mark.integration
 
@@ -168,3 +168,20 @@ def test_the_normal_form_is_stable_and_shows_no_hidden_characters(raw):
     assert normalise_name(name) == name
     assert name == name.strip() and "  " not in name
     assert all(unicodedata.category(c)[0] not in "C" for c in name)
+
+
+def test_a_guest_is_marked_as_one_on_its_seat_and_in_the_events(client):
+    guest = signup(client, password=None)
+    players = [signup(client), guest, signup(client), signup(client)]
+    table = start_live_match(client, players)
+    match = client.get(f"/v1/matches/{table['id']}", headers=guest["headers"]).get_json()
+    assert [seat["is_guest"] for seat in match["seats"]] == [False, True, False, False]
+    lobby_view = client.get(f"/v1/tables/{table['id']}", headers=players[0]["headers"]).get_json()
+    assert [seat["is_guest"] for seat in lobby_view["seats"]] == [False, True, False, False]
+    events = client.get(
+        f"/v1/matches/{table['id']}/events?after=0", headers=guest["headers"]
+    ).get_json()["events"]
+    taken = {e["seat"]: e["is_guest"] for e in events if e["type"] == "seat_taken"}
+    assert taken == {0: False, 1: True, 2: False, 3: False}
+    (started,) = [e for e in events if e["type"] == "match_started"]
+    assert [seat["is_guest"] for seat in started["seats"]] == [False, True, False, False]

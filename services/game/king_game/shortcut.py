@@ -149,7 +149,8 @@ class MovesShortcut:
             return None
         if account is None:
             return None
-        return Player(account.id, account.name, account.is_bot), move, body["version"], key
+        player = Player(account.id, account.name, account.is_bot, account.is_guest)
+        return player, move, body["version"], key
 
     def _failed(
         self,

@@ -15,6 +15,7 @@ class SeatSchema(ma.Schema):
     player_id = ma.fields.String(allow_none=True)
     name = ma.fields.String()
     is_bot = ma.fields.Boolean()
+    is_guest = ma.fields.Boolean(metadata={"description": "a guest account: show it as one"})
     automated = ma.fields.Boolean(metadata={"description": "our bot workers move for it"})
     forfeited = ma.fields.Boolean()
 
