@@ -349,3 +349,34 @@ def test_the_openapi_document_lists_every_endpoint_and_problem_errors(
     assert {"type", "title", "status", "detail", "code", "errors"} <= set(problem_schema)
     rank = spec["paths"]["/weekly/{week}/players/{player_id}"]["get"]["responses"]
     assert {"200", "400", "404", "422"} <= set(rank)
+
+
+# ------------------------------------------------------------------ guests
+
+
+def test_a_guest_is_marked_wherever_the_rating_service_shows_a_name(
+    client: FlaskClient, store: Store, make_match: MakeMatch
+) -> None:
+    guests = (False, True, False, False)  # "burak" plays as a guest
+    messages = [
+        make_match(PLAYERS, (1, 2, 3, 4), guests=guests, ended_at=MIDWEEK + timedelta(minutes=i))
+        for i in range(5)
+    ]
+    for message in messages:
+        store.ingest(message)
+    assert client.get("/players/burak/rating").get_json()["is_guest"] is True
+    assert client.get("/players/ayse/rating").get_json()["is_guest"] is False
+    board = client.get("/weekly/current?page_size=100").get_json()["items"]
+    assert {e["player_id"]: e["is_guest"] for e in board} == {
+        "ayse": False,
+        "burak": True,
+        "cem": False,
+        "deniz": False,
+    }
+    rank = client.get("/weekly/current/players/burak?neighbours=1").get_json()
+    assert rank["is_guest"] is True and rank["entry"]["is_guest"] is True
+    assert [e["is_guest"] for e in rank["above"]] == [False]
+    archived = client.get(f"/matches/{messages[0].match_id}").get_json()
+    assert [seat["is_guest"] for seat in archived["players"]] == list(guests)
+    mine = client.get("/players/ayse/matches").get_json()["items"][0]
+    assert [seat["is_guest"] for seat in mine["players"]] == list(guests)

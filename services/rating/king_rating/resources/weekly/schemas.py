@@ -12,6 +12,7 @@ class BoardEntrySchema(ma.Schema):
     rank = ma.fields.Integer(required=True)
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    is_guest = ma.fields.Boolean(required=True, metadata={"description": "a guest account"})
     score = ma.fields.Float(
         required=True, metadata={"description": "(points + 15) / (matches + 10)"}
     )
@@ -56,6 +57,7 @@ class RankSchema(ma.Schema):
     week = ma.fields.String(required=True)
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    is_guest = ma.fields.Boolean(required=True, metadata={"description": "a guest account"})
     frozen = ma.fields.Boolean(required=True)
     eligible = ma.fields.Boolean(
         required=True, metadata={"description": "has the matches needed to be listed"}
