@@ -380,3 +380,16 @@ def test_a_guest_is_marked_wherever_the_rating_service_shows_a_name(
     assert [seat["is_guest"] for seat in archived["players"]] == list(guests)
     mine = client.get("/players/ayse/matches").get_json()["items"][0]
     assert [seat["is_guest"] for seat in mine["players"]] == list(guests)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/players/a%00b/rating",
+        "/players/a%00b/rating-history",
+        "/players/a%00b/matches",
+        "/weekly/current/players/a%00b",
+    ],
+)
+def test_a_nul_in_a_player_id_is_a_404_not_a_database_error(client: FlaskClient, path: str) -> None:
+    problem(client.get(path), 404, "not_found")
