@@ -19,7 +19,7 @@ The message is plain JSON so that neither side needs the other's code::
       "outcome": "finished" | "forfeit" | "aborted",
       "players": [                      # exactly four, one per seat 0-3
         {"seat": 0, "player_id": "p1", "name": "Ayşe", "is_bot": false,
-         "total": 120, "place": 1, "forfeited": false,
+         "is_guest": false, "total": 120, "place": 1, "forfeited": false,
          "forfeit_order": null, "left_at": null},
         ...
       ],
