@@ -7,11 +7,13 @@ like malformed JSON), and ``Blueprint`` makes every ``@blp.arguments`` body go t
 
 The body schemas type their fields strictly: ``StrictBoolean`` takes only ``true`` or
 ``false``, and ``Integer(strict=True)`` only integers (never ``"1"``, ``2.9`` or ``true``).
-Query strings are text by nature and keep marshmallow's usual parsing.
+Query strings are text by nature: ``QueryInteger`` takes decimal digits only (Python's ``int``
+would also read ``" 5"``, ``"+5"`` and ``"5_0"``).
 """
 
 from __future__ import annotations
 
+import re
 import typing
 from typing import Any
 
@@ -89,3 +91,17 @@ class StrictBoolean(ma.fields.Boolean):
         if value is True or value is False:
             return value
         raise self.make_error("invalid", input=value)
+
+
+_DIGITS = re.compile(r"-?[0-9]{1,20}")
+
+
+class QueryInteger(ma.fields.Integer):
+    """An integer in a query string: decimal digits, an optional minus, nothing else."""
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: typing.Mapping[str, Any] | None, **kwargs: Any
+    ) -> int:
+        if not isinstance(value, str) or _DIGITS.fullmatch(value) is None:
+            raise self.make_error("invalid", input=value)
+        return int(value)

@@ -456,3 +456,13 @@ def test_a_query_boolean_is_true_or_false(client, live):
             422,
             "validation_failed",
         )
+
+
+@pytest.mark.parametrize("after", ["5_0", "+5", "%205", "1.0", "0x10"])
+def test_a_query_integer_is_decimal_digits(client, live, after):
+    match_id, players = live
+    problem(
+        client.get(f"/v1/matches/{match_id}/events?after={after}", headers=players[0]["headers"]),
+        422,
+        "validation_failed",
+    )

@@ -105,7 +105,17 @@ def test_rating_history_is_newest_first_and_paged(
 
 @pytest.mark.parametrize(
     "query",
-    ["page=0", "page_size=0", "page_size=101", "page=x", "page=10001"],
+    [
+        "page=0",
+        "page_size=0",
+        "page_size=101",
+        "page=x",
+        "page=10001",
+        "page=1_0",
+        "page=+1",
+        "page=%201",
+        "page=1.0",
+    ],
 )
 def test_bad_paging_arguments_are_a_422_problem_with_field_errors(
     client: FlaskClient, store: Store, make_match: MakeMatch, query: str

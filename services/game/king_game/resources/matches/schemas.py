@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from king_web.jsonbody import QueryInteger
 from marshmallow import validate
 
 from king_game.resources.tables.schemas import TableSchema
@@ -100,7 +101,7 @@ class MatchSchema(TableSchema):
 
 
 class EventsQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
+    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=2**53))
     wait = ma.fields.Float(
         load_default=0,
         validate=validate.Range(min=0, max=25),
@@ -121,7 +122,7 @@ class EventsSchema(ma.Schema):
 
 
 class StreamQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
+    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=2**53))
     turns = ma.fields.Boolean(
         truthy={"true"},
         falsy={"false"},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from king_web.jsonbody import QueryInteger
 from marshmallow import validate
 
 from king_rating.resources.paging import PageArgsSchema
@@ -46,7 +47,7 @@ class ResetSchema(ma.Schema):
 
 
 class RankArgsSchema(ma.Schema):
-    neighbours = ma.fields.Integer(
+    neighbours = QueryInteger(
         load_default=2,
         validate=validate.Range(min=0, max=25),
         metadata={"description": "players shown on each side"},
