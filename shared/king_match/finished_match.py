@@ -19,7 +19,7 @@ The message is plain JSON so that neither side needs the other's code::
       "outcome": "finished" | "forfeit" | "aborted",
       "players": [                      # exactly four, one per seat 0-3
         {"seat": 0, "player_id": "p1", "name": "Ayşe", "is_bot": false,
-         "total": 120, "place": 1, "forfeited": false,
+         "is_guest": false, "total": 120, "place": 1, "forfeited": false,
          "forfeit_order": null, "left_at": null},
         ...
       ],
@@ -110,6 +110,7 @@ class SeatResult:
     forfeited: bool = False
     forfeit_order: int | None = None
     left_at: str | None = None
+    is_guest: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +181,7 @@ class FinishedMatch:
                 raise ValueError(f"{where}.player_id: must be 1-128 characters")
             _require_type(f"{where}.name", seat.name, str)
             _require_type(f"{where}.is_bot", seat.is_bot, bool)
+            _require_type(f"{where}.is_guest", seat.is_guest, bool)
             _require_int(f"{where}.total", seat.total)
             _require_int(f"{where}.place", seat.place)
             if not 1 <= seat.place <= SEATS:
@@ -301,6 +303,7 @@ _SEAT_FIELDS: Final = frozenset(
         "player_id",
         "name",
         "is_bot",
+        "is_guest",
         "total",
         "place",
         "forfeited",
@@ -331,6 +334,7 @@ def _seat_from_dict(index: int, entry: object) -> SeatResult:
         forfeited=entry.get("forfeited", False),
         forfeit_order=entry.get("forfeit_order"),
         left_at=entry.get("left_at"),
+        is_guest=entry.get("is_guest", False),
     )
 
 

@@ -34,6 +34,7 @@ class Seat:
     player_id: str
     name: str
     is_bot: bool  # a bot: one of our server bots or a third-party bot account
+    is_guest: bool = False  # a guest account (no log-in): shown as a guest wherever it sits
     server_bot: bool = False  # played by our bot workers
     level: str | None = None  # the server bot's level
     seed: str = ""  # client seed, hex (secret until the match ends)

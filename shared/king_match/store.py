@@ -174,6 +174,7 @@ class Player:
     player_id: str
     name: str
     is_bot: bool = False
+    is_guest: bool = False
 
 
 @dataclass(slots=True)
@@ -777,12 +778,19 @@ class MatchStore:
             player_id=player.player_id,
             name=player.name,
             is_bot=player.is_bot,
+            is_guest=player.is_guest,
             seed=seed,
             seed_source=source,
         )
         change.joined.append(player.player_id)
         change.emit(
-            {"type": "seat_taken", "seat": index, "name": player.name, "is_bot": player.is_bot}
+            {
+                "type": "seat_taken",
+                "seat": index,
+                "name": player.name,
+                "is_bot": player.is_bot,
+                "is_guest": player.is_guest,
+            }
         )
         if not record.free_seats():
             self._start(change)
@@ -800,7 +808,7 @@ class MatchStore:
             {
                 "type": "match_started",
                 "seats": [
-                    {"seat": i, "name": s.name, "is_bot": s.is_bot}
+                    {"seat": i, "name": s.name, "is_bot": s.is_bot, "is_guest": s.is_guest}
                     for i, s in enumerate(record.seats)
                     if s is not None
                 ],
@@ -1092,6 +1100,7 @@ class MatchStore:
                     player_id=seat.player_id,
                     name=seat.name,
                     is_bot=seat.is_bot,
+                    is_guest=seat.is_guest,
                     total=totals[index],
                     place=places[index],
                     forfeited=order is not None,

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import secrets
 import time
+import unicodedata
 import uuid
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from king_game.names import normalise_name
 
 from .conftest import make_settings
-from .helpers import client_at, signup
+from .helpers import client_at, signup, start_live_match
 
 pytestmark = pytest.mark.integration
 
@@ -123,3 +129,100 @@ def test_failed_logins_are_limited_per_account_from_any_address(client, settings
     time.sleep(int(wrong[3].headers["Retry-After"]))
     login = second.post("/v1/tokens", json={"name": name, "password": "correct horse"})
     assert login.status_code == 201
+
+
+def _unique(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:8]}"
+
+
+def test_a_nul_character_in_a_name_is_a_validation_error(client):
+    for body in ({"name": "a\x00b"}, {"name": "a\x00b", "password": "correct horse"}):
+        response = client.post("/v1/accounts", json=body)
+        assert response.status_code == 422, response.get_data(as_text=True)
+        assert response.get_json()["code"] == "validation_failed"
+        assert "name" in response.get_json()["errors"]
+    login = client.post("/v1/tokens", json={"name": "a\x00b", "password": "correct horse"})
+    assert login.status_code == 422 and login.get_json()["code"] == "validation_failed"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "   ",
+        "\t",
+        "Ali\nVeli",
+        "Ali\r",
+        "\u202eilA",  # right-to-left override
+        "A\u200bli",  # zero-width space
+        "A\u200dli",  # zero-width joiner
+        "\ufeffAli",  # byte-order mark
+        "Ali\u2028Veli",  # line separator
+        "Ali\x7f",
+    ],
+)
+def test_names_with_invisible_or_control_characters_are_refused(client, name):
+    for body in ({"name": name}, {"name": name, "password": "correct horse"}):
+        response = client.post("/v1/accounts", json=body)
+        assert response.status_code == 422, (name, response.get_data(as_text=True))
+        assert "name" in response.get_json()["errors"]
+
+
+def test_names_are_stored_in_one_normal_form(client):
+    base = _unique("rene")
+    decomposed = f"  {base}e\u0301 \u00a0 Kaya  "  # "é" as e + combining accent, loose spaces
+    composed = f"{base}\u00e9 Kaya"
+    created = client.post("/v1/accounts", json={"name": decomposed, "password": "correct horse"})
+    assert created.status_code == 201, created.get_json()
+    assert created.get_json()["account"]["name"] == composed
+    # The same name in any form logs in, and is taken in any form.
+    login = client.post("/v1/tokens", json={"name": decomposed, "password": "correct horse"})
+    assert login.status_code == 201 and login.get_json()["account"]["name"] == composed
+    again = client.post("/v1/accounts", json={"name": composed.upper(), "password": "x" * 8})
+    assert again.status_code == 409 and again.get_json()["code"] == "name_taken"
+
+
+def test_a_guest_cannot_take_a_registered_name(client):
+    name = _unique("Deniz")
+    signup(client, name)
+    for taken in (name, name.upper(), name.lower(), f" {name} "):
+        guest = client.post("/v1/accounts", json={"name": taken})
+        assert guest.status_code == 409, (taken, guest.get_data(as_text=True))
+        assert guest.get_json()["code"] == "name_taken"
+
+
+def test_guests_may_share_a_name_that_no_player_registered(client):
+    name = _unique("Misafir")
+    first = client.post("/v1/accounts", json={"name": name})
+    second = client.post("/v1/accounts", json={"name": name})
+    assert first.status_code == second.status_code == 201
+    assert first.get_json()["account"]["id"] != second.get_json()["account"]["id"]
+    assert first.get_json()["account"]["is_guest"] is True
+
+
+@given(st.text(max_size=30))
+@hypothesis_settings(max_examples=300, deadline=None)
+def test_the_normal_form_is_stable_and_shows_no_hidden_characters(raw):
+    try:
+        name = normalise_name(raw)
+    except ValueError:
+        return
+    assert normalise_name(name) == name
+    assert name == name.strip() and "  " not in name
+    assert all(unicodedata.category(c)[0] not in "C" for c in name)
+
+
+def test_a_guest_is_marked_as_one_on_its_seat_and_in_the_events(client):
+    guest = signup(client, password=None)
+    players = [signup(client), guest, signup(client), signup(client)]
+    table = start_live_match(client, players)
+    match = client.get(f"/v1/matches/{table['id']}", headers=guest["headers"]).get_json()
+    assert [seat["is_guest"] for seat in match["seats"]] == [False, True, False, False]
+    lobby_view = client.get(f"/v1/tables/{table['id']}", headers=players[0]["headers"]).get_json()
+    assert [seat["is_guest"] for seat in lobby_view["seats"]] == [False, True, False, False]
+    events = client.get(
+        f"/v1/matches/{table['id']}/events?after=0", headers=guest["headers"]
+    ).get_json()["events"]
+    taken = {e["seat"]: e["is_guest"] for e in events if e["type"] == "seat_taken"}
+    assert taken == {0: False, 1: True, 2: False, 3: False}
+    (started,) = [e for e in events if e["type"] == "match_started"]
+    assert [seat["is_guest"] for seat in started["seats"]] == [False, True, False, False]

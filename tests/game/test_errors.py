@@ -376,3 +376,132 @@ def test_moves_with_invented_tokens_are_limited_per_address(settings, shortcut):
         for _ in range(30)
     ]
     assert statuses.count(401) == 20 and statuses.count(429) == 10
+
+
+#: 946 levels of arrays, about 1.9 KB: under the body cap, deeper than any body we take.
+DEEP = "[" * 946 + "]" * 946
+
+
+@pytest.mark.parametrize("body", [DEEP, '{"name": ' + DEEP + "}", '{"card": ' + DEEP + "}"])
+def test_deeply_nested_json_is_a_bad_request_everywhere(client, live, body):
+    match_id, players = live
+    player = players[0]
+    before = view(client, match_id, player)["version"]
+    tables = client.get("/v1/tables", headers=player["headers"]).get_json()
+    for path, headers in (
+        ("/v1/accounts", {}),
+        ("/v1/tokens", {}),
+        ("/v1/tables", player["headers"]),
+        (f"/v1/matches/{match_id}/moves", player["headers"]),
+    ):
+        response = client.post(path, data=body, content_type="application/json", headers=headers)
+        problem(response, 400, "bad_request")
+    assert client.get("/v1/tables", headers=player["headers"]).get_json() == tables
+    assert view(client, match_id, player)["version"] == before
+
+
+def test_nesting_up_to_the_limit_is_only_a_validation_question(client):
+    # Not a parse error: the schema answers (a list is no string).
+    nested = {"name": [[[["x"]]]]}
+    problem(client.post("/v1/accounts", json=nested), 422, "validation_failed")
+
+
+@pytest.mark.parametrize(
+    "loose",
+    [{"is_bot": "yes"}, {"is_bot": 1}, {"is_bot": None}, {"password": 12345678}],
+)
+def test_loose_types_in_a_sign_up_are_refused(client, loose):
+    name = f"loose{uuid.uuid4().hex[:8]}"
+    body = {"name": name, "password": "correct horse", **loose}
+    problem(client.post("/v1/accounts", json=body), 422, "validation_failed")
+    # Nothing was created: the name is free.
+    assert client.post("/v1/accounts", json={"name": name, "password": "x" * 8}).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "loose",
+    [
+        {"sit": 0},
+        {"sit": "false"},
+        {"hands": "8"},
+        {"hands": 8.0},
+        {"seat": "1"},
+        {"seat": 1.9},
+        {"seat": True},
+    ],
+)
+def test_loose_types_at_a_table_are_refused(client, loose):
+    player = signup(client)
+    lobby = client.get("/v1/tables", headers=player["headers"]).get_json()
+    problem(
+        client.post("/v1/tables", json={"mode": "live", **loose}, headers=player["headers"]),
+        422,
+        "validation_failed",
+    )
+    assert client.get("/v1/tables", headers=player["headers"]).get_json() == lobby
+
+
+@pytest.mark.parametrize("seat", ["1", 1.0, True])
+def test_a_seat_must_be_an_integer(client, seat):
+    creator, joiner = signup(client), signup(client)
+    table = client.post("/v1/tables", json={"mode": "live"}, headers=creator["headers"]).get_json()
+    problem(
+        client.post(
+            f"/v1/tables/{table['id']}/seats", json={"seat": seat}, headers=joiner["headers"]
+        ),
+        422,
+        "validation_failed",
+    )
+    after = client.get(f"/v1/tables/{table['id']}", headers=creator["headers"]).get_json()
+    assert after["seats"] == table["seats"] and after["version"] == table["version"]
+
+
+def test_a_version_must_be_an_integer(client, live):
+    match_id, players = live
+    _turn, player = mover(client, match_id, players)
+    seen = view(client, match_id, player)
+    move = choose_move(seen["view"])
+    version = seen["version"]
+    for loose in (str(version), version + 0.9, float(version), True):
+        problem(
+            client.post(
+                f"/v1/matches/{match_id}/moves",
+                json={**move, "version": loose},
+                headers=player["headers"],
+            ),
+            422,
+            "validation_failed",
+        )
+        problem(
+            client.post(
+                f"/v1/matches/{match_id}/resign",
+                json={"version": loose},
+                headers=player["headers"],
+            ),
+            422,
+            "validation_failed",
+        )
+    after = view(client, match_id, player)
+    assert after["version"] == version and after["status"] == seen["status"]
+
+
+def test_a_query_boolean_is_true_or_false(client, live):
+    match_id, players = live
+    for loose in ("yes", "1", "on"):
+        problem(
+            client.get(
+                f"/v1/matches/{match_id}/stream?turns={loose}", headers=players[0]["headers"]
+            ),
+            422,
+            "validation_failed",
+        )
+
+
+@pytest.mark.parametrize("after", ["5_0", "+5", "%205", "1.0", "0x10"])
+def test_a_query_integer_is_decimal_digits(client, live, after):
+    match_id, players = live
+    problem(
+        client.get(f"/v1/matches/{match_id}/events?after={after}", headers=players[0]["headers"]),
+        422,
+        "validation_failed",
+    )

@@ -132,6 +132,14 @@ def test_malformed_requests_go_to_theview(client, flask, shortcut, live):
             {"json": move, "headers": {**player["headers"], "Idempotency-Key": "k" * 200}},
             422,
         ),
+        # Nested deeper than any body (the view's parser refuses it: 400, not a crash).
+        *(
+            ({"data": deep, "content_type": "application/json", "headers": player["headers"]}, 400)
+            for deep in ("[" * 946 + "]" * 946, '{"card": ' + "[" * 946 + "]" * 946 + "}")
+        ),
+        # Loose types: a version as text or a float is not an integer.
+        ({"json": {**move, "version": str(version)}, "headers": player["headers"]}, 422),
+        ({"json": {**move, "version": version + 0.9}, "headers": player["headers"]}, 422),
     ]
     for kwargs, status in malformed:
         response = _both(client, flask, path, **kwargs)

@@ -37,6 +37,7 @@ def build_match(
     outcome: str = "finished",
     bots: Sequence[bool] = (False, False, False, False),
     forfeited: Sequence[bool] = (False, False, False, False),
+    guests: Sequence[bool] = (False, False, False, False),
     match_id: str | None = None,
     fairness: dict[str, Any] | None = None,
 ) -> FinishedMatch:
@@ -44,8 +45,8 @@ def build_match(
     ended = ended_at or datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
     order = 0
     seats = []
-    for seat, (player, place, bot, left) in enumerate(
-        zip(players, places, bots, forfeited, strict=True)
+    for seat, (player, place, bot, left, guest) in enumerate(
+        zip(players, places, bots, forfeited, guests, strict=True)
     ):
         if left:
             order += 1
@@ -55,6 +56,7 @@ def build_match(
                 player_id=player,
                 name=player.title(),
                 is_bot=bot,
+                is_guest=guest,
                 total=100 - 10 * place,
                 place=place,
                 forfeited=left,

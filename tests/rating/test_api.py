@@ -106,7 +106,17 @@ def test_rating_history_is_newest_first_and_paged(
 
 @pytest.mark.parametrize(
     "query",
-    ["page=0", "page_size=0", "page_size=101", "page=x", "page=10001"],
+    [
+        "page=0",
+        "page_size=0",
+        "page_size=101",
+        "page=x",
+        "page=10001",
+        "page=1_0",
+        "page=+1",
+        "page=%201",
+        "page=1.0",
+    ],
 )
 def test_bad_paging_arguments_are_a_422_problem_with_field_errors(
     client: FlaskClient, store: Store, make_match: MakeMatch, query: str
@@ -367,3 +377,47 @@ def test_the_openapi_document_lists_every_endpoint_and_problem_errors(
     assert {"type", "title", "status", "detail", "code", "errors"} <= set(problem_schema)
     rank = spec["paths"]["/weekly/{week}/players/{player_id}"]["get"]["responses"]
     assert {"200", "400", "404", "422"} <= set(rank)
+
+
+# ------------------------------------------------------------------ guests
+
+
+def test_a_guest_is_marked_wherever_the_rating_service_shows_a_name(
+    client: FlaskClient, store: Store, make_match: MakeMatch
+) -> None:
+    guests = (False, True, False, False)  # "burak" plays as a guest
+    messages = [
+        make_match(PLAYERS, (1, 2, 3, 4), guests=guests, ended_at=MIDWEEK + timedelta(minutes=i))
+        for i in range(5)
+    ]
+    for message in messages:
+        store.ingest(message)
+    assert client.get("/players/burak/rating").get_json()["is_guest"] is True
+    assert client.get("/players/ayse/rating").get_json()["is_guest"] is False
+    board = client.get("/weekly/current?page_size=100").get_json()["items"]
+    assert {e["player_id"]: e["is_guest"] for e in board} == {
+        "ayse": False,
+        "burak": True,
+        "cem": False,
+        "deniz": False,
+    }
+    rank = client.get("/weekly/current/players/burak?neighbours=1").get_json()
+    assert rank["is_guest"] is True and rank["entry"]["is_guest"] is True
+    assert [e["is_guest"] for e in rank["above"]] == [False]
+    archived = client.get(f"/matches/{messages[0].match_id}").get_json()
+    assert [seat["is_guest"] for seat in archived["players"]] == list(guests)
+    mine = client.get("/players/ayse/matches").get_json()["items"][0]
+    assert [seat["is_guest"] for seat in mine["players"]] == list(guests)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/players/a%00b/rating",
+        "/players/a%00b/rating-history",
+        "/players/a%00b/matches",
+        "/weekly/current/players/a%00b",
+    ],
+)
+def test_a_nul_in_a_player_id_is_a_404_not_a_database_error(client: FlaskClient, path: str) -> None:
+    problem(client.get(path), 404, "not_found")

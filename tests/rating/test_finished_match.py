@@ -23,6 +23,15 @@ def test_to_json_and_from_json_round_trip() -> None:
     assert again.to_json() == message.to_json()
 
 
+def test_a_guest_seat_round_trips_and_an_older_message_has_no_guests() -> None:
+    message = build_match(guests=(False, True, False, False))
+    assert FinishedMatch.from_json(message.to_json()) == message
+    older = as_dict()
+    for seat in older["players"]:
+        del seat["is_guest"]
+    assert not any(seat.is_guest for seat in FinishedMatch.from_dict(older).players)
+
+
 def test_job_ids_are_deterministic_and_use_only_safe_characters() -> None:
     message = build_match()
     job_id = job_id_for(message.match_id)
@@ -56,6 +65,7 @@ def test_job_ids_are_deterministic_and_use_only_safe_characters() -> None:
             "placed below",
         ),
         (lambda d: d["players"][3].update(left_at="2026-12-02T12:00:00Z"), "stayed"),
+        (lambda d: d["players"][2].update(is_guest=1), "is_guest"),
     ],
 )
 def test_a_malformed_message_raises_a_value_error_that_names_the_problem(

@@ -139,6 +139,16 @@ class Accounts:
         hashed = _hasher.hash(password) if password is not None else None
         try:
             with self.pool.connection() as conn:
+                # Registered names are unique (the index); a guest may share a name with other
+                # guests, never with a registered player (case-insensitive).
+                if password is None:
+                    registered = conn.execute(
+                        "SELECT 1 FROM game.players"
+                        " WHERE lower(name) = lower(%s) AND password_hash IS NOT NULL",
+                        (name,),
+                    ).fetchone()
+                    if registered is not None:
+                        raise AccountError("name_taken", f"the name {name!r} is taken")
                 conn.execute(
                     "INSERT INTO game.players (id, name, password_hash, is_guest, is_bot)"
                     " VALUES (%s, %s, %s, %s, %s)",

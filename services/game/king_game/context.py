@@ -70,4 +70,4 @@ def current_account() -> Account:
 
 def current_player() -> Player:
     account = current_account()
-    return Player(account.id, account.name, account.is_bot)
+    return Player(account.id, account.name, account.is_bot, account.is_guest)

@@ -26,6 +26,7 @@ def seats(record: MatchRecord) -> list[dict[str, Any] | None]:
                 "player_id": None if seat.server_bot else seat.player_id,
                 "name": seat.name,
                 "is_bot": seat.is_bot,
+                "is_guest": seat.is_guest,
                 "automated": seat.automated,
                 "played_by": seat.played_by,
                 "forfeited": seat.forfeited,

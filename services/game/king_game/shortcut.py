@@ -32,10 +32,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import orjson
 from flask import Flask, g
 from king_metrics import record_move
 from king_metrics.http import RequestMetrics
+from king_web.jsonbody import loads_body
 
 from king_game.context import GameContext, token_of
 from king_game.resources.matches.resources import checked_idempotency_key, move_of
@@ -137,7 +137,7 @@ class MovesShortcut:
         if token is None:
             return None
         try:
-            data = orjson.loads(raw)
+            data = loads_body(raw)  # the view's parser: the same nesting limit
             if not isinstance(data, dict):
                 return None
             body = plain_card_body(data) or self.schema.load(data)
@@ -145,12 +145,13 @@ class MovesShortcut:
             move = move_of(body)
             account = self.context.accounts.authenticate(token)
         except Exception:
-            # Bad JSON, a schema or key error, an unparsable move, or Redis or Postgres down
-            # while checking the token: the view answers it (and has not been called yet).
+            # Bad or too deeply nested JSON, a schema or key error, an unparsable move, or Redis
+            # or Postgres down while checking the token: the view answers it (not called yet).
             return None
         if account is None:
             return None
-        return Player(account.id, account.name, account.is_bot), move, body["version"], key
+        player = Player(account.id, account.name, account.is_bot, account.is_guest)
+        return player, move, body["version"], key
 
     def _failed(
         self,

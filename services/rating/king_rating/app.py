@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import psycopg
-from flask import Flask, Response
+from flask import Flask, Response, request
 from psycopg_pool import PoolTimeout
 from redis import Redis
 
@@ -62,6 +62,13 @@ def create_app(
     api = ProblemApi(app)
     for blueprint in (players_blp, matches_blp, ladder_blp, weekly_blp, health_blp):
         api.register_blueprint(blueprint)
+
+    @app.before_request
+    def _no_nul_in_the_path() -> Response | None:
+        # Postgres text cannot hold a NUL: such an id names nothing (and must not reach a query).
+        if "\x00" in request.path:
+            return problem_response(404, "not_found", "no such resource")
+        return None
 
     @app.errorhandler(NotFound)
     def _not_found(error: NotFound) -> Response:

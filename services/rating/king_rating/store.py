@@ -185,6 +185,7 @@ class Store:
                                 "player_id": s.player_id,
                                 "name": s.name,
                                 "is_bot": s.is_bot,
+                                "is_guest": s.is_guest,
                                 "total": s.total,
                                 "place": s.place,
                                 "forfeited": s.forfeited,
@@ -233,6 +234,7 @@ class Store:
                             {
                                 "player_id": pid,
                                 "name": seat.name,
+                                "is_guest": seat.is_guest,
                                 "before": c.rating_before,
                                 "after": c.rating_after,
                                 "delta": c.delta,
@@ -339,7 +341,7 @@ class Store:
             if state == "frozen":
                 rows = cur.execute(
                     """
-                    SELECT f.rank, f.player_id, p.name, f.points_x2, f.matches, f.score,
+                    SELECT f.rank, f.player_id, p.name, p.is_guest, f.points_x2, f.matches, f.score,
                            f.reached_at
                       FROM weekly_final f JOIN players p USING (player_id)
                      WHERE f.week = %s AND f.rank > %s
@@ -366,7 +368,8 @@ class Store:
         with self.pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             player = cur.execute(
-                "SELECT player_id, name FROM players WHERE player_id = %s", (player_id,)
+                "SELECT player_id, name, is_guest FROM players WHERE player_id = %s",
+                (player_id,),
             ).fetchone()
             if player is None:
                 raise NotFound("player_not_found", f"no player {player_id!r}")
@@ -379,6 +382,7 @@ class Store:
                 "week": week.label,
                 "player_id": player_id,
                 "name": player["name"],
+                "is_guest": player["is_guest"],
                 "frozen": state == "frozen",
                 "matches": mine["matches"] if mine else 0,
                 "min_matches": weekly.MIN_MATCHES,
@@ -399,7 +403,7 @@ class Store:
                     return result
                 rows = cur.execute(
                     """
-                    SELECT f.rank, f.player_id, p.name, f.points_x2, f.matches, f.score,
+                    SELECT f.rank, f.player_id, p.name, p.is_guest, f.points_x2, f.matches, f.score,
                            f.reached_at
                       FROM weekly_final f JOIN players p USING (player_id)
                      WHERE f.week = %s AND f.rank BETWEEN %s AND %s ORDER BY f.rank
@@ -442,7 +446,12 @@ class Store:
                 }
                 above = cur.execute(_NEIGHBOURS_ABOVE, key).fetchall() if neighbours else []
                 below = cur.execute(_NEIGHBOURS_BELOW, key).fetchall() if neighbours else []
-                mine_row = {"player_id": player_id, "name": player["name"], **mine}
+                mine_row = {
+                    "player_id": player_id,
+                    "name": player["name"],
+                    "is_guest": player["is_guest"],
+                    **mine,
+                }
                 rows = [*reversed(above), mine_row, *below]
                 first = rank - len(above)
                 for index, row in enumerate(rows):
@@ -463,8 +472,8 @@ class Store:
         with self.pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             row = cur.execute(
-                "SELECT player_id, name, rating, rated_matches, last_rated_at FROM players "
-                "WHERE player_id = %s",
+                "SELECT player_id, name, is_guest, rating, rated_matches, last_rated_at"
+                " FROM players WHERE player_id = %s",
                 (player_id,),
             ).fetchone()
         if row is None:
@@ -536,7 +545,8 @@ class Store:
             cur = conn.cursor(row_factory=dict_row)
             rows = cur.execute(
                 """
-                SELECT player_id, name, rating, rated_matches, last_rated_at FROM players
+                SELECT player_id, name, is_guest, rating, rated_matches, last_rated_at
+                  FROM players
                  WHERE rated_matches >= %s AND last_rated_at >= %s
                  ORDER BY rating DESC, player_id LIMIT %s OFFSET %s
                 """,
@@ -566,7 +576,7 @@ class Store:
             return {}
         rows = cur.execute(
             """
-            SELECT match_id, seat, player_id, name, is_bot, total, place, forfeited,
+            SELECT match_id, seat, player_id, name, is_bot, is_guest, total, place, forfeited,
                    forfeit_order, left_at
               FROM match_players WHERE match_id = ANY(%s) ORDER BY match_id, seat
             """,
@@ -603,24 +613,28 @@ WITH wk AS (
     ON CONFLICT (match_id) DO NOTHING
     RETURNING match_id, board_applied
 ), seats AS (
-    INSERT INTO match_players (match_id, seat, player_id, name, is_bot, total, place,
-                               forfeited, forfeit_order, left_at, ended_at, week, points_x2)
-    SELECT m.match_id, s.seat, s.player_id, s.name, s.is_bot, s.total, s.place, s.forfeited,
+    INSERT INTO match_players (match_id, seat, player_id, name, is_bot, is_guest, total,
+                               place, forfeited, forfeit_order, left_at, ended_at, week,
+                               points_x2)
+    SELECT m.match_id, s.seat, s.player_id, s.name, s.is_bot, s.is_guest, s.total, s.place,
+           s.forfeited,
            s.forfeit_order, s.left_at, %(ended_at)s,
            CASE WHEN m.board_applied THEN %(week)s END,
            CASE WHEN m.board_applied THEN s.points_x2 END
       FROM m, jsonb_to_recordset(%(seats)s::jsonb)
-           AS s(seat smallint, player_id text, name text, is_bot bool, total int,
+           AS s(seat smallint, player_id text, name text, is_bot bool, is_guest bool, total int,
                 place smallint, forfeited bool, forfeit_order smallint, left_at timestamptz,
                 points_x2 smallint)
 ), people AS (
-    INSERT INTO players AS p (player_id, name)
-    SELECT h.player_id, h.name
-      FROM jsonb_to_recordset(%(seats)s::jsonb) AS h(player_id text, name text, is_bot bool)
+    INSERT INTO players AS p (player_id, name, is_guest)
+    SELECT h.player_id, h.name, h.is_guest
+      FROM jsonb_to_recordset(%(seats)s::jsonb)
+           AS h(player_id text, name text, is_bot bool, is_guest bool)
      WHERE NOT h.is_bot AND EXISTS (SELECT 1 FROM m)
      ORDER BY h.player_id
-    ON CONFLICT (player_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
-     WHERE p.name IS DISTINCT FROM EXCLUDED.name
+    ON CONFLICT (player_id) DO UPDATE
+       SET name = EXCLUDED.name, is_guest = EXCLUDED.is_guest, updated_at = now()
+     WHERE (p.name, p.is_guest) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.is_guest)
 )
 SELECT CASE WHEN m.board_applied THEN 'board' ELSE 'off' END FROM m
 UNION ALL SELECT NULL WHERE NOT EXISTS (SELECT 1 FROM m)
@@ -628,8 +642,9 @@ UNION ALL SELECT NULL WHERE NOT EXISTS (SELECT 1 FROM m)
 # For a rated match the players are locked and updated (name included) right after, so the
 # archive step only creates missing players: a conflict action would lock them once more.
 _ARCHIVE_RATED = _ARCHIVE.replace(
-    """    ON CONFLICT (player_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
-     WHERE p.name IS DISTINCT FROM EXCLUDED.name""",
+    """    ON CONFLICT (player_id) DO UPDATE
+       SET name = EXCLUDED.name, is_guest = EXCLUDED.is_guest, updated_at = now()
+     WHERE (p.name, p.is_guest) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.is_guest)""",
     "    ON CONFLICT (player_id) DO NOTHING",
 )
 assert _ARCHIVE_RATED != _ARCHIVE
@@ -639,11 +654,12 @@ assert _ARCHIVE_RATED != _ARCHIVE
 _RATE_AND_COUNT = """
 WITH u AS (
     SELECT * FROM jsonb_to_recordset(%(changes)s::jsonb)
-        AS u(player_id text, name text, before float8, after float8, delta float8, k float8,
-             place smallint, played int, points int)
+        AS u(player_id text, name text, is_guest bool, before float8, after float8,
+             delta float8, k float8, place smallint, played int, points int)
 ), ratings AS (
     UPDATE players AS p
        SET rating = u.after, rated_matches = p.rated_matches + 1, name = u.name,
+           is_guest = u.is_guest,
            last_rated_at = GREATEST(p.last_rated_at, %(ended)s), updated_at = now()
       FROM u
      WHERE p.player_id = u.player_id
@@ -675,7 +691,7 @@ ON CONFLICT (week, player_id) DO UPDATE SET
 
 
 _NEIGHBOURS_ABOVE = """
-    SELECT w.player_id, p.name, w.points_x2, w.matches, w.score, w.reached_at
+    SELECT w.player_id, p.name, p.is_guest, w.points_x2, w.matches, w.score, w.reached_at
       FROM (SELECT player_id, points_x2, matches, score, reached_at
               FROM weekly_scores
              WHERE week = %(week)s AND matches >= %(min)s AND score >= %(score)s
@@ -690,7 +706,7 @@ _NEIGHBOURS_ABOVE = """
 """
 
 _NEIGHBOURS_BELOW = """
-    SELECT w.player_id, p.name, w.points_x2, w.matches, w.score, w.reached_at
+    SELECT w.player_id, p.name, p.is_guest, w.points_x2, w.matches, w.score, w.reached_at
       FROM (SELECT player_id, points_x2, matches, score, reached_at
               FROM weekly_scores
              WHERE week = %(week)s AND matches >= %(min)s AND score <= %(score)s
@@ -713,7 +729,7 @@ def _configure_connection(conn: psycopg.Connection[Any]) -> None:
 
 # The page is cut from the board index alone; only its rows are joined to players for names.
 _LIVE_BOARD = """
-    SELECT w.player_id, p.name, w.points_x2, w.matches, w.score, w.reached_at
+    SELECT w.player_id, p.name, p.is_guest, w.points_x2, w.matches, w.score, w.reached_at
       FROM (SELECT player_id, points_x2, matches, score, reached_at
               FROM weekly_scores
              WHERE week = %s AND matches >= %s
@@ -735,6 +751,7 @@ def _board_entry(row: dict[str, Any]) -> dict[str, Any]:
         "rank": row["rank"],
         "player_id": row["player_id"],
         "name": row["name"],
+        "is_guest": row["is_guest"],
         "score": row["score"],
         "points": row["points_x2"] / 2,
         "matches": row["matches"],
@@ -746,6 +763,7 @@ def _rating_view(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "player_id": row["player_id"],
         "name": row["name"],
+        "is_guest": row["is_guest"],
         "rating": row["rating"],
         "display": elo.display_rating(row["rating"], row["rated_matches"]),
         "provisional": elo.is_provisional(row["rated_matches"]),

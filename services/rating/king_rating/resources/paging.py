@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
+from king_web.jsonbody import QueryInteger
 from marshmallow import validate
 
 MAX_PAGE_SIZE = 100
@@ -19,12 +20,12 @@ MAX_PAGE = 10_000
 
 
 class PageArgsSchema(ma.Schema):
-    page = ma.fields.Integer(
+    page = QueryInteger(
         load_default=1,
         validate=validate.Range(min=1, max=MAX_PAGE),
         metadata={"description": "1-based page number"},
     )
-    page_size = ma.fields.Integer(
+    page_size = QueryInteger(
         load_default=DEFAULT_PAGE_SIZE,
         validate=validate.Range(min=1, max=MAX_PAGE_SIZE),
         metadata={"description": f"items per page (1-{MAX_PAGE_SIZE})"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from king_web.jsonbody import Blueprint
 
 from king_game.accounts import Account
 from king_game.context import bearer_token, current_account, game

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from king_web.jsonbody import StrictBoolean
 from marshmallow import validate
+
+from king_game.names import Name
 
 
 class AccountCreateSchema(ma.Schema):
-    name = ma.fields.String(
+    name = Name(
         required=True,
         validate=validate.Length(min=1, max=40),
         metadata={"example": "Ayşe"},
@@ -15,13 +18,13 @@ class AccountCreateSchema(ma.Schema):
         validate=validate.Length(min=8, max=200),
         metadata={"description": "Leave out for a guest account (no later log-in)"},
     )
-    is_bot = ma.fields.Boolean(
+    is_bot = StrictBoolean(
         load_default=False, metadata={"description": "A program that plays: flagged as a bot"}
     )
 
 
 class LoginSchema(ma.Schema):
-    name = ma.fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = Name(required=True, validate=validate.Length(min=1, max=40))
     password = ma.fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 

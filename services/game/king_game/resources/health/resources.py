@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Response, json
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from king_web.jsonbody import Blueprint
 
 from king_game.context import game
 from king_game.resources.health.schemas import HealthSchema

@@ -9,8 +9,8 @@ from typing import Any
 import orjson
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from king_metrics import record_move
+from king_web.jsonbody import Blueprint
 
 from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
 from king_game import render

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from king_web.jsonbody import QueryInteger
 from marshmallow import validate
 
 from king_game.resources.tables.schemas import TableSchema
@@ -28,6 +29,7 @@ class MoveSchema(ma.Schema):
         metadata={"description": "the trump suit, with contract=trump only"},
     )
     version = ma.fields.Integer(
+        strict=True,
         load_default=None,
         validate=validate.Range(min=0, max=2**53),
         metadata={"description": "the version you saw; another one gets 409 stale_version"},
@@ -43,7 +45,9 @@ class MoveSchema(ma.Schema):
 
 
 class ResignSchema(ma.Schema):
-    version = ma.fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**53))
+    version = ma.fields.Integer(
+        strict=True, load_default=None, validate=validate.Range(min=0, max=2**53)
+    )
 
 
 class EventSchema(ma.Schema):
@@ -115,7 +119,7 @@ class MatchSchema(TableSchema):
 
 
 class EventsQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
+    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=2**53))
     wait = ma.fields.Float(
         load_default=0,
         validate=validate.Range(min=0, max=25),
@@ -136,8 +140,10 @@ class EventsSchema(ma.Schema):
 
 
 class StreamQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
+    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=2**53))
     turns = ma.fields.Boolean(
+        truthy={"true"},
+        falsy={"false"},
         load_default=False,
         metadata={"description": "also send a private `your_turn` line with your view"},
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from king_web.jsonbody import Blueprint
 
 from king_engine import CONTRACTS, RULESETS, format_card
 from king_game.context import game

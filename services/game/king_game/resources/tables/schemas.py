@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from king_web.jsonbody import StrictBoolean
 from marshmallow import validate
 
 SEED_DOC = (
@@ -14,6 +15,7 @@ class SeatSchema(ma.Schema):
     player_id = ma.fields.String(allow_none=True)
     name = ma.fields.String()
     is_bot = ma.fields.Boolean()
+    is_guest = ma.fields.Boolean(metadata={"description": "a guest account: show it as one"})
     automated = ma.fields.Boolean(metadata={"description": "our bot workers move for it"})
     played_by = ma.fields.String(
         validate=validate.OneOf(["player", "computer", "computer_after_forfeit"]),
@@ -31,7 +33,7 @@ class TableCreateSchema(ma.Schema):
         validate=validate.OneOf(["live", "computer"]),
         metadata={"description": "live: four people, ranked; computer: you and three bots"},
     )
-    hands = ma.fields.Integer(load_default=8, validate=validate.OneOf([8, 12, 20]))
+    hands = ma.fields.Integer(strict=True, load_default=8, validate=validate.OneOf([8, 12, 20]))
     ruleset = ma.fields.String(
         load_default="standard", validate=validate.OneOf(["standard", "classic20"])
     )
@@ -40,11 +42,11 @@ class TableCreateSchema(ma.Schema):
         validate=validate.OneOf(["easy", "medium", "hard"]),
         metadata={"description": "computer tables: the bots' level"},
     )
-    seat = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=3))
+    seat = ma.fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=3))
     client_seed = ma.fields.String(
         load_default=None, validate=validate.Length(equal=64), metadata={"description": SEED_DOC}
     )
-    sit = ma.fields.Boolean(
+    sit = StrictBoolean(
         load_default=True,
         metadata={
             "description": "false: do not take a seat yet; read server_commit first, then "
@@ -60,6 +62,7 @@ class TableCreateSchema(ma.Schema):
 
 class JoinSchema(ma.Schema):
     seat = ma.fields.Integer(
+        strict=True,
         load_default=None,
         validate=validate.Range(min=0, max=3),
         metadata={"description": "a given seat; left out: any free seat"},

@@ -65,8 +65,10 @@ function idempotencyKey() {
 
 // ------------------------------------------------------------------ players
 
-/** A guest account (name only): {token, account: {id, name, is_guest}}. */
-export const guest = (name) => game("POST", "/accounts", { name: name || "Misafir" });
+/** A guest account (name only): {token, account: {id, name, is_guest}}. Without a name, a
+ * numbered "Misafir": a registered player could hold the bare word, which guests may not take. */
+export const guest = (name) =>
+  game("POST", "/accounts", { name: name || `Misafir ${Math.floor(1000 + Math.random() * 9000)}` });
 export const login = (name, password) => game("POST", "/tokens", { name, password });
 export const signup = (name, password) => game("POST", "/accounts", { name, password });
 export const logout = () => game("DELETE", "/tokens/current");

@@ -66,12 +66,18 @@ function seatName(match, seat, me) {
   const name = info?.name || (info ? `${t("seat")} ${seat + 1}` : t("empty_seat"));
   const tags = [];
   if (seat === me) tags.push(t("you"));
+  if (info?.is_guest) tags.push(t("guest_tag"));
   if (info?.is_bot) {
     const level = match.level && !name.includes(match.level) ? ` · ${match.level}` : "";
     tags.push(`${t("bot")}${level}`);
   }
   if (info?.played_by === "computer_after_forfeit") tags.push(t("computer_after_forfeit"));
   return tags.length ? `${name} (${tags.join(", ")})` : name;
+}
+
+/** A name with the guest mark when it belongs to a guest account (guests may share names). */
+function guestMarked(name, isGuest) {
+  return isGuest ? `${name} (${t("guest_tag")})` : name;
 }
 
 function formatClock(ms) {
@@ -239,7 +245,7 @@ async function lobbyPage() {
   const mine = h("div", { id: "my-matches" });
   const resume = lastMatch();
   fill(app, 
-    h("p", { class: "who" }, `${t("signed_in_as")} `, h("strong", {}, session.name || session.player_id)),
+    h("p", { class: "who" }, `${t("signed_in_as")} `, h("strong", {}, guestMarked(session.name || session.player_id, session.guest))),
     mine,
     h("div", { class: "lobby" }, quickMatchPanel(h, toast), createForm(), h("section", { class: "panel" }, h("h2", {}, t("open_tables")), list)),
   );
@@ -805,7 +811,8 @@ function boardTable(items, columns) {
   );
 }
 
-const playerLink = (item) => h("a", { href: `#/profile/${encodeURIComponent(item.player_id)}` }, item.name || item.player_id);
+const playerLink = (item) =>
+  h("a", { href: `#/profile/${encodeURIComponent(item.player_id)}` }, guestMarked(item.name || item.player_id, item.is_guest));
 
 async function weeklyPage() {
   fill(app, h("h1", {}, t("weekly")), h("p", {}, "…"));
@@ -850,7 +857,7 @@ async function profilePage(playerId) {
     const [player, history] = await Promise.all([api.playerRating(playerId), api.ratingHistory(playerId)]);
     const items = history.items || [];
     fill(app, 
-      h("h1", {}, player.name || playerId),
+      h("h1", {}, guestMarked(player.name || playerId, player.is_guest)),
       h("p", {}, `${t("rating")}: `, h("strong", { id: "rating" }, player.display), ` · ${t("matches")}: ${player.rated_matches}`),
       h("h2", {}, t("rating_history")),
       items.length ? ratingChart(items) : h("p", {}, t("no_history")),

@@ -17,6 +17,7 @@ class ArchivedSeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    is_guest = ma.fields.Boolean(required=True, metadata={"description": "a guest account"})
     is_bot = ma.fields.Boolean(required=True)
     total = ma.fields.Integer(required=True)
     place = ma.fields.Integer(required=True)

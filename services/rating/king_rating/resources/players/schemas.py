@@ -10,6 +10,7 @@ from king_rating.resources.paging import page_schema
 class RatingSchema(ma.Schema):
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    is_guest = ma.fields.Boolean(required=True, metadata={"description": "a guest account"})
     rating = ma.fields.Float(required=True, metadata={"description": "exact current rating"})
     display = ma.fields.String(
         required=True, metadata={"description": "rounded, with '?' while provisional"}
@@ -36,6 +37,7 @@ class SeatSummarySchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    is_guest = ma.fields.Boolean(required=True, metadata={"description": "a guest account"})
     is_bot = ma.fields.Boolean(required=True)
     total = ma.fields.Integer(required=True)
     place = ma.fields.Integer(required=True)

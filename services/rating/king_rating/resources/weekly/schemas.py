@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from king_web.jsonbody import QueryInteger
 from marshmallow import validate
 
 from king_rating.resources.paging import PageArgsSchema
@@ -12,6 +13,7 @@ class BoardEntrySchema(ma.Schema):
     rank = ma.fields.Integer(required=True)
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    is_guest = ma.fields.Boolean(required=True, metadata={"description": "a guest account"})
     score = ma.fields.Float(
         required=True, metadata={"description": "(points + 15) / (matches + 10)"}
     )
@@ -45,7 +47,7 @@ class ResetSchema(ma.Schema):
 
 
 class RankArgsSchema(ma.Schema):
-    neighbours = ma.fields.Integer(
+    neighbours = QueryInteger(
         load_default=2,
         validate=validate.Range(min=0, max=25),
         metadata={"description": "players shown on each side"},
@@ -56,6 +58,7 @@ class RankSchema(ma.Schema):
     week = ma.fields.String(required=True)
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
+    is_guest = ma.fields.Boolean(required=True, metadata={"description": "a guest account"})
     frozen = ma.fields.Boolean(required=True)
     eligible = ma.fields.Boolean(
         required=True, metadata={"description": "has the matches needed to be listed"}
