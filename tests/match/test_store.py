@@ -17,7 +17,8 @@ ALICE, BOB, CEM, DENIZ = (Player(f"p-{n}", n) for n in ("alice", "bob", "cem", "
 
 
 def live_table(store):
-    record = store.create_table(ALICE, mode="live", hands=8, client_seed=SEED)
+    record = store.create_table(ALICE, mode="live", hands=8)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     for player in (BOB, CEM, DENIZ):
         store.join(record.match_id, player, client_seed=SEED)
     return record.match_id
@@ -51,7 +52,8 @@ def at_once(copies, call):
 
 def test_a_full_table_starts_and_the_lobby_forgets_it(make_store):
     store, _, _ = make_store()
-    record = store.create_table(ALICE, mode="live", hands=8, client_seed=SEED)
+    record = store.create_table(ALICE, mode="live", hands=8)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     assert [r.match_id for r in store.lobby()] == [record.match_id]
     assert record.status == "waiting" and len(record.server_commit) == 64
 
@@ -66,6 +68,7 @@ def test_a_full_table_starts_and_the_lobby_forgets_it(make_store):
 def test_seat_taken_and_table_full_are_refused(make_store):
     store, _, _ = make_store()
     record = store.create_table(ALICE, mode="live", hands=8)
+    record, _ = store.join(record.match_id, ALICE)
     with pytest.raises(MatchError) as taken:
         store.join(record.match_id, BOB, seat=0)
     assert taken.value.code == "seat_taken"
@@ -79,6 +82,7 @@ def test_seat_taken_and_table_full_are_refused(make_store):
 def test_a_bad_client_seed_is_refused_without_a_change(make_store):
     store, _, _ = make_store()
     record = store.create_table(ALICE, mode="live", hands=8)
+    record, _ = store.join(record.match_id, ALICE)
     with pytest.raises(MatchError) as bad:
         store.join(record.match_id, BOB, client_seed="xyz")
     assert bad.value.code == "bad_seed"
@@ -209,7 +213,8 @@ def test_live_timeout_forfeits_and_a_bot_takes_over(make_store):
 
 def test_a_bot_that_does_not_answer_gets_a_fallback_move(make_store):
     store, _, clock = make_store(bot_fallback_ms=500)
-    record = store.create_table(ALICE, mode="computer", hands=8, seat=1, client_seed=SEED)
+    record = store.create_table(ALICE, mode="computer", hands=8, seat=1)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     version = record.version
     clock.now += 1.0
     assert store.due_matches() == [record.match_id]
@@ -219,7 +224,8 @@ def test_a_bot_that_does_not_answer_gets_a_fallback_move(make_store):
 
 def test_computer_timeout_abandons_and_sends_one_finished_message(make_store):
     store, queue, clock = make_store(computer_move_ms=1000)
-    record = store.create_table(ALICE, mode="computer", hands=8, client_seed=SEED)
+    record = store.create_table(ALICE, mode="computer", hands=8)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     clock.now += 2
     store.check_clock(record.match_id)
     loaded, _ = store.load(record.match_id)
@@ -233,7 +239,8 @@ def test_computer_timeout_abandons_and_sends_one_finished_message(make_store):
 
 def test_finished_message_waits_when_the_queue_is_down(make_store):
     store, queue, clock = make_store(computer_move_ms=1000)
-    record = store.create_table(ALICE, mode="computer", hands=8, client_seed=SEED)
+    record = store.create_table(ALICE, mode="computer", hands=8)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     queue.fail = True
     clock.now += 2
     store.check_clock(record.match_id)

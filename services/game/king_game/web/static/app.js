@@ -723,6 +723,18 @@ function matchPage(matchId) {
           { class: "checks" },
           result.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" }, `${c.ok ? "✔" : "✘"} ${c.check}: ${c.detail}`)),
         ),
+        h("h3", {}, t("seeds_made_by")),
+        h(
+          "ul",
+          { class: "seeds", id: "verify-seeds" },
+          (result.seeds || []).map((m) =>
+            h(
+              "li",
+              { dataset: { seat: m.seat, source: m.source } },
+              `${t("seat")} ${m.seat}: ${t(`seed_${m.source}`)}${m.mine ? ` (${t("seed_mine")})` : ""}`,
+            ),
+          ),
+        ),
       );
     }
     return h(
