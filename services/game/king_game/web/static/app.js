@@ -197,9 +197,9 @@ function createForm() {
   const submit = async (event) => {
     event.preventDefault();
     const [kind, level] = mode.value.split(":");
-    // Two steps, as KINGDEAL-v1 wants: create the table without sitting, store its
+    // Two steps, as KINGDEAL-v1 wants (creation seats nobody): create the table, store its
     // commitment, and only then make our seed and take the seat with it.
-    const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value, seat: 0, sit: false };
+    const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value, seat: 0 };
     if (level) options.level = level;
     try {
       const table = await api.createTable(options);
