@@ -277,3 +277,24 @@ def test_no_transcript_before_the_end(make_store):
     with pytest.raises(MatchError) as early:
         store.transcript(match_id)
     assert early.value.code == "match_not_over"
+
+
+def test_creation_seats_nobody_and_an_unseated_table_is_not_offered(make_store):
+    store, _, _ = make_store()
+    record = store.create_table(ALICE, mode="live", hands=8)
+    assert record.seats == [None] * 4 and store.lobby() == []
+    store.join(record.match_id, ALICE, seat=2, client_seed=SEED)
+    assert [r.match_id for r in store.lobby()] == [record.match_id]
+    computer = store.create_table(BOB, mode="computer", hands=8, seat=1)
+    loaded, state = store.load(computer.match_id)
+    assert loaded.status == "waiting" and state is None and loaded.free_seats() == [1]
+    assert [s.seed_source for s in loaded.seats if s is not None] == ["bot"] * 3
+
+
+def test_an_empty_seed_is_a_bad_seed_not_a_missing_one(make_store):
+    store, _, _ = make_store()
+    record = store.create_table(ALICE, mode="live", hands=8)
+    with pytest.raises(MatchError) as bad:
+        store.join(record.match_id, ALICE, client_seed="")
+    assert bad.value.code == "bad_seed"
+    assert store.load(record.match_id)[0].version == record.version
