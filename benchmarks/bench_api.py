@@ -110,7 +110,9 @@ class Load:
             headers=players[0],
         ) as response:
             table = await response.json()
-        for seat, headers in enumerate(players[1:], start=1):
+        # Nobody sits at creation: every player, the creator too, takes its seat (with no
+        # seed: the server draws them, and the transcript marks them server).
+        for seat, headers in enumerate(players):
             async with session.post(
                 f"{self.base}/v1/tables/{table['id']}/seats", json={"seat": seat}, headers=headers
             ) as response:

@@ -5,7 +5,8 @@
 
 It registers a bot account (``is_bot``; or logs in if the name exists), then either opens a
 table against the service's own bots (``--mode computer``, the default) or joins a waiting live
-table with a free seat (opening one if there is none). It follows the match's event stream
+table with a free seat (opening one if there is none); it sits with a client seed made after
+reading the table's deal commitment (KINGDEAL-v1). It follows the match's event stream
 (long-poll from the last sequence number it saw) and, whenever it is its seat's turn, answers
 the seat's view with a policy from ``king_bots`` (swap ``choose`` for your own function of the
 JSON view to plug in your own bot). Moves carry the match version they answer and an
@@ -21,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import secrets
 import sys
 import time
 import urllib.error
@@ -55,6 +57,9 @@ class Api:
         self.base = base_url.rstrip("/")
         self.timeout = timeout
         self.token: str | None = None
+        #: Per match: the deal commitment we read and the seed we sat with, for verifying.
+        self.commitments: dict[str, str] = {}
+        self.seeds: dict[str, str] = {}
 
     def request(
         self,
@@ -119,16 +124,26 @@ class Api:
                 if not table.get("free_seats"):
                     continue
                 try:
-                    self.request("POST", self.SEATS.format(table_id=table["id"]), {})
-                    return str(table["match_id"])
+                    return self.sit(table)
                 except ApiError as error:
                     if error.status != 409:  # seat_taken / table_full / already_seated
                         raise
         body: dict[str, Any] = {"mode": mode, "ruleset": ruleset, "hands": hands}
         if mode == "computer":
             body["level"] = level
-        created = self.request("POST", self.TABLES, body)
-        return str(created["match_id"])
+        # Creating a table does not seat us: we sit like every player, after its commitment.
+        return self.sit(self.request("POST", self.TABLES, body))
+
+    def sit(self, table: dict[str, Any]) -> str:
+        """Take a seat with a client seed made now, after reading the table's server_commit
+        (KINGDEAL-v1: keep both to verify the deal when the match ends)."""
+        self.commitments[str(table["match_id"])] = str(table["server_commit"])
+        seed = secrets.token_hex(32)
+        seated = self.request(
+            "POST", self.SEATS.format(table_id=table["id"]), {"client_seed": seed}
+        )
+        self.seeds[str(table["match_id"])] = seed
+        return str(seated["table"]["match_id"])
 
     # -- play ------------------------------------------------------------------------------
 

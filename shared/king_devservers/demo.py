@@ -1,7 +1,8 @@
 """A demonstration match through the public HTTP API (``python -m king_devservers --demo``).
 
-It does what any client program would: creates a guest account, opens a computer table with
-its own client seed (keeping the deal commitment it is shown), plays its seat with a simple
+It does what any client program would: creates a guest account, opens a computer table
+(keeping the deal commitment it is shown), only then makes its client seed and takes its seat
+with it (the order KINGDEAL-v1 asks for), plays its seat with a simple
 legal policy, follows the table through the event log, prints contracts, tricks and the score
 sheet, and at the end verifies the deck from the fairness transcript with the engine's
 KINGDEAL-v1 code: the commitment, its own seed, the cards it was dealt in every hand, that
@@ -77,7 +78,9 @@ class GameClient:
     name: str
     token: str = ""
     player_id: str = ""
-    client_seed: str = field(default_factory=lambda: secrets.token_hex(32))
+    #: The seed of the last seat taken; ``seeds`` keeps each match's (match id -> seed).
+    client_seed: str = ""
+    seeds: dict[str, str] = field(default_factory=dict)
     #: My cards at the start of each hand (hand index -> card codes), for the deck check.
     dealt: dict[int, list[str]] = field(default_factory=dict)
 
@@ -97,16 +100,20 @@ class GameClient:
         return self
 
     def create_table(self, mode: str, hands: int = 8, level: str = "easy") -> dict[str, Any]:
-        body: dict[str, Any] = {"mode": mode, "hands": hands, "client_seed": self.client_seed}
+        """A new table with its ``server_commit``; nobody sits yet (``join`` next)."""
+        body: dict[str, Any] = {"mode": mode, "hands": hands}
         if mode == "computer":
             body["level"] = level
         table: dict[str, Any] = self.request("POST", "/v1/tables", body)
         return table
 
     def join(self, table_id: str) -> dict[str, Any]:
+        """Sit at a table whose commitment we hold, with a seed made now, after seeing it."""
+        seed = secrets.token_hex(32)
         seated: dict[str, Any] = self.request(
-            "POST", f"/v1/tables/{table_id}/seats", {"client_seed": self.client_seed}
+            "POST", f"/v1/tables/{table_id}/seats", {"client_seed": seed}
         )
+        self.client_seed = self.seeds[str(seated["table"]["match_id"])] = seed
         return seated
 
     def match(self, match_id: str) -> dict[str, Any]:
@@ -288,14 +295,16 @@ def play_computer_match(
     timeout: float = 600.0,
 ) -> dict[str, Any]:
     """Play a whole computer match as ``client``; return table, final state, transcript."""
-    table = client.create_table("computer", hands=hands, level=level)
-    match_id = str(table["match_id"])
-    seat = next(s["seat"] for s in table["seats"] if s and s.get("player_id") == client.player_id)
-    names = [str(s["name"]) if s else "?" for s in table["seats"]]
+    created = client.create_table("computer", hands=hands, level=level)
     echo(
-        f"table {table['id']}: {hands} hands, {level} bots; "
-        f"deal commitment {table['server_commit']}"
+        f"table {created['id']}: {hands} hands, {level} bots; "
+        f"deal commitment {created['server_commit']}"
     )
+    seated = client.join(str(created["id"]))
+    table, seat = seated["table"], int(seated["seat"])
+    match_id = str(table["match_id"])
+    names = [str(s["name"]) if s else "?" for s in table["seats"]]
+    echo(f"took seat {seat} with my client seed {client.client_seed} (made after the commitment)")
     echo("players: " + ", ".join(f"{i}:{n}" for i, n in enumerate(names)))
     printer = TablePrinter(names, echo)
     after = 0
@@ -342,7 +351,7 @@ def play_demo(api: str, hands: int = 8, level: str = "easy") -> int:
         print(f"the game service does not answer at {api}: {exc}", file=sys.stderr)
         return 2
     client = GameClient(api, name=f"demo-{secrets.token_hex(3)}").sign_up()
-    print(f"signed up as {client.name}; my client seed {client.client_seed}")
+    print(f"signed up as {client.name}")
     result = play_computer_match(client, hands=hands, level=level)
     state = result["state"]
     print(f"\noutcome: {state.get('outcome')}, places {state.get('places')}")

@@ -521,7 +521,8 @@ class MatchStore:
             except MatchError:
                 self.redis.zrem(self.lobby_key, match_id)
                 continue
-            if record.status == "waiting" and record.free_seats():
+            # A table nobody sits at yet (its creator has not joined) is not offered.
+            if record.status == "waiting" and record.free_seats() and record.human_ids():
                 records.append(record)
         return records[:limit]
 
@@ -568,17 +569,15 @@ class MatchStore:
         hands: int = 8,
         level: str | None = None,
         seat: int | None = None,
-        client_seed: str | None = None,
         match_id: str | None = None,
-        sit: bool = True,
     ) -> MatchRecord:
-        """A new table with its deal commitment; the creator takes a seat at once.
+        """A new table with its deal commitment; nobody sits yet, not even its creator.
 
-        A computer table gets three server bots and starts now; a live table waits in the
-        lobby until four players sit. With ``sit=False`` the creator does not sit yet: they
-        see the commitment first and then take their seat with ``join`` (the order FAIRNESS
-        asks for: the client's seed is made after the server's inputs are fixed); a computer
-        table then starts when its creator sits.
+        Creation takes no client seed: a seed is accepted only by ``join``, from a player who
+        holds the table (and so its ``server_commit``), so every client seed is made after the
+        server's inputs are fixed (FAIRNESS step 2). A computer table gets its three server
+        bots now, on every seat but ``seat``, and starts when its creator joins on that seat;
+        a live table is listed in the lobby once a player sits, and starts when four have.
         """
         if mode not in MODES:
             raise MatchError("bad_table", f"mode must be one of {', '.join(MODES)}", field="mode")
@@ -598,7 +597,6 @@ class MatchStore:
         seat_index = 0 if seat is None else seat
         if not 0 <= seat_index < 4:
             raise MatchError("bad_table", "seat must be 0..3", field="seat")
-        seed, source = _seed_of(client_seed)
         match_id = _canonical_id(match_id) if match_id else str(uuid.uuid4())
         server_seed = fairness.draw_server_seed()
         now = self.now_ms()
@@ -638,8 +636,6 @@ class MatchStore:
                     "server_commit": record.server_commit,
                 }
             )
-            if sit:
-                self._sit(change, seat_index, creator, seed, source)
             if mode == "live":
                 change.lobby = str(now)
             return change.record
@@ -710,7 +706,13 @@ class MatchStore:
     def join(
         self, match_id: str, player: Player, seat: int | None = None, client_seed: str | None = None
     ) -> tuple[MatchRecord, int]:
-        """Take a seat (the given one or the first free one); a full table starts at once."""
+        """Seat ``player`` with their client seed, after the table's commitment was published.
+
+        The one way a human takes a seat (at a table made by ``create_table``, whose
+        ``server_commit`` the caller has shown the player before the seed was made): the given
+        seat or the first free one; no seed (``None``) gets one drawn by the server, marked
+        ``server`` in the transcript. A full table starts at once.
+        """
         seed, source = _seed_of(client_seed)
 
         def sit(change: _Change) -> tuple[MatchRecord, int]:
@@ -1480,7 +1482,7 @@ def _with_fairness(message: FinishedMatch, transcript: dict[str, Any]) -> Finish
 
 
 def _seed_of(client_seed: str | None) -> tuple[str, str]:
-    if client_seed is None or client_seed == "":
+    if client_seed is None:
         return fairness.draw_client_seed(), "server"
     try:
         return fairness.normalise_seed(client_seed), "client"

@@ -103,13 +103,13 @@ def players(api: str, count: int, tag: str) -> list[GameClient]:
 
 
 def play_live_match(clients: list[GameClient], timeout: float = 300.0) -> dict[str, Any]:
-    """Four scripted clients: one creates a live table, three join, all play to the end."""
-    host, guests = clients[0], clients[1:]
+    """Four scripted clients: one creates a live table, all four sit, all play to the end."""
+    host = clients[0]
     for client in clients:
         client.dealt = {}  # what each seat is dealt in this match
     table = host.create_table("live", hands=HANDS)
-    for guest in guests:
-        guest.join(str(table["id"]))
+    for client in clients:  # the host too: every seat's seed is made after the commitment
+        client.join(str(table["id"]))
     match_id = str(table["match_id"])
     seats = {client.player_id: int(client.match(match_id)["seat"]) for client in clients}
     by_seat = {seats[client.player_id]: client for client in clients}
@@ -252,7 +252,7 @@ def test_live_matches_of_four_clients_reach_the_ratings_and_the_weekly_board(
                 transcript,
                 str(live["table"]["server_commit"]),
                 seat,
-                client.client_seed,
+                client.seeds[str(live["table"]["match_id"])],
                 {},  # the cards each seat saw are checked on the last match below
                 list(final["view"]["totals"]),
             )
@@ -265,7 +265,7 @@ def test_live_matches_of_four_clients_reach_the_ratings_and_the_weekly_board(
             last_transcript,
             str(last["table"]["server_commit"]),
             last["seats"][client.player_id],
-            client.client_seed,
+            client.seeds[str(last["table"]["match_id"])],
             client.dealt,
         )
 

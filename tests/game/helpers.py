@@ -76,17 +76,43 @@ def assert_view_shows_only_my_cards(body: dict[str, Any]) -> None:
     assert others <= played | mine, others - played - mine
 
 
+def sit(
+    client: FlaskClient, table_id: str, player: dict[str, Any], seat: int | None = None
+) -> dict[str, Any]:
+    """``player`` takes a seat (the given one or any free one) with its seed: the table."""
+    joined = client.post(
+        f"/v1/tables/{table_id}/seats",
+        json={"seat": seat, "client_seed": player["seed"]},
+        headers=player["headers"],
+    )
+    assert joined.status_code == 201, joined.get_json()
+    table: dict[str, Any] = joined.get_json()["table"]
+    return table
+
+
+def open_computer_table(
+    client: FlaskClient, player: dict[str, Any], **options: Any
+) -> dict[str, Any]:
+    """A computer table made by ``player``, who then sits with its seed (the match starts):
+    the table as the seating answered it."""
+    created = client.post(
+        "/v1/tables", json={"mode": "computer", **options}, headers=player["headers"]
+    )
+    assert created.status_code == 201, created.get_json()
+    return sit(client, created.get_json()["id"], player)
+
+
 def create_live_table(
     client: FlaskClient, creator: dict[str, Any], hands: int = 8
 ) -> dict[str, Any]:
-    """A live table opened by ``creator`` (seated, with its seed): the table as created."""
+    """A live table opened by ``creator``, who then sits on seat 0 with its seed: the table as
+    created (its ``server_commit`` came before the seed)."""
     created = client.post(
-        "/v1/tables",
-        json={"mode": "live", "hands": hands, "client_seed": creator["seed"]},
-        headers=creator["headers"],
+        "/v1/tables", json={"mode": "live", "hands": hands}, headers=creator["headers"]
     )
     assert created.status_code == 201, created.get_json()
     table: dict[str, Any] = created.get_json()
+    sit(client, table["id"], creator, 0)
     return table
 
 
@@ -95,12 +121,7 @@ def seat_the_others(
 ) -> None:
     """``players[1:]`` take seats 1-3 of ``table`` (the last one starts the match)."""
     for index, player in enumerate(players[1:], start=1):
-        joined = client.post(
-            f"/v1/tables/{table['id']}/seats",
-            json={"seat": index, "client_seed": player["seed"]},
-            headers=player["headers"],
-        )
-        assert joined.status_code == 201, joined.get_json()
+        sit(client, table["id"], player, index)
 
 
 def start_live_match(

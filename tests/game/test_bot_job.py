@@ -22,6 +22,7 @@ def store(settings):
 def test_a_bot_turn_is_played_once_and_a_stale_one_is_dropped(store):
     human = Player("p-human-bot-job", "human")
     record = store.create_table(human, mode="computer", seat=3, level="easy")
+    record, _ = store.join(record.match_id, human)
     # Seat 0 (a bot) declares hand 0.
     first = jobs.play_turn(record.match_id, 0, record.version, "easy")
     assert first["status"] == "played" and first["version"] == record.version + 1
@@ -33,6 +34,7 @@ def test_a_bot_turn_is_played_once_and_a_stale_one_is_dropped(store):
 def test_a_bot_job_cannot_move_for_a_human_seat(store):
     human = Player("p-human-bot-job2", "human")
     record = store.create_table(human, mode="computer", seat=0, level="easy")
+    record, _ = store.join(record.match_id, human)
     result = jobs.play_turn(record.match_id, 0, record.version, "easy")
     assert result["status"] == "dropped" and result["reason"] == "not_bot_seat"
     assert store.load(record.match_id)[0].version == record.version

@@ -21,17 +21,20 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 def test_a_computer_match_is_played_to_the_end(client, app, bot_worker, sweeper):
     me = signup(client)
     created = client.post(
-        "/v1/tables",
-        json={"mode": "computer", "hands": 8, "level": "easy", "client_seed": me["seed"]},
-        headers=me["headers"],
+        "/v1/tables", json={"mode": "computer", "hands": 8, "level": "easy"}, headers=me["headers"]
     )
     assert created.status_code == 201
-    table = created.get_json()
-    match_id, commit = table["id"], table["server_commit"]
+    match_id, commit = created.get_json()["id"], created.get_json()["server_commit"]
+    assert created.get_json()["status"] == "waiting"
+    seated = client.post(
+        f"/v1/tables/{match_id}/seats", json={"client_seed": me["seed"]}, headers=me["headers"]
+    )
+    assert seated.status_code == 201
+    table = seated.get_json()["table"]
     assert table["status"] == "active" and table["ranked"] is False
     store = app.extensions["king_game"].store
     record, _ = store.load(match_id)
-    seen_text: list[str] = [created.get_data(as_text=True)]
+    seen_text: list[str] = [created.get_data(as_text=True), seated.get_data(as_text=True)]
     deadline = time.monotonic() + 120
     moves = 0
     while time.monotonic() < deadline:

@@ -12,7 +12,7 @@ import pytest
 from king_game.app import create_app
 
 from .conftest import make_settings
-from .helpers import choose_move, client_at, signup, view
+from .helpers import choose_move, client_at, create_live_table, open_computer_table, signup, view
 from .test_live_match import open_live_table
 
 pytestmark = pytest.mark.integration
@@ -44,16 +44,21 @@ def test_validation_failed_names_the_fields(client):
     assert "name" in body["errors"]
 
 
-def test_bad_seed(client):
-    player = signup(client)
+@pytest.mark.parametrize(
+    "seed", ["z" * 64, "ab" * 31, "ab" * 33, "", "ab" * 31 + "a"], ids=lambda s: f"{len(s)}"
+)
+def test_every_seed_that_is_not_64_hex_characters_is_a_bad_seed(client, seed):
+    owner, player = signup(client), signup(client)
+    table = client.post("/v1/tables", json={"mode": "live", "sit": False}, headers=owner["headers"])
+    path = f"/v1/tables/{table.get_json()['id']}"
+    before = client.get(path, headers=player["headers"]).get_json()
     body = problem(
-        client.post(
-            "/v1/tables", json={"mode": "live", "client_seed": "z" * 64}, headers=player["headers"]
-        ),
+        client.post(f"{path}/seats", json={"client_seed": seed}, headers=player["headers"]),
         422,
         "bad_seed",
     )
     assert "client_seed" in body["errors"]
+    assert client.get(path, headers=player["headers"]).get_json() == before
 
 
 def test_unauthenticated(client):
@@ -221,9 +226,7 @@ def test_stale_version_gives_the_current_version(client, live):
 
 def test_seat_taken_and_table_full(client):
     players = [signup(client) for _ in range(5)]
-    table = client.post(
-        "/v1/tables", json={"mode": "live"}, headers=players[0]["headers"]
-    ).get_json()
+    table = create_live_table(client, players[0])
     problem(
         client.post(
             f"/v1/tables/{table['id']}/seats", json={"seat": 0}, headers=players[1]["headers"]
@@ -242,9 +245,7 @@ def test_seat_taken_and_table_full(client):
 
 def test_match_over(client):
     player = signup(client)
-    table = client.post(
-        "/v1/tables", json={"mode": "computer"}, headers=player["headers"]
-    ).get_json()
+    table = open_computer_table(client, player)
     resigned = client.post(f"/v1/matches/{table['id']}/resign", json={}, headers=player["headers"])
     assert resigned.status_code == 200
     problem(
@@ -323,8 +324,7 @@ def test_malformed_json_is_a_problem_not_a_crash(client):
 
 def test_out_of_range_numbers_are_validation_errors(client):
     player = signup(client)
-    table = client.post("/v1/tables", json={"mode": "computer"}, headers=player["headers"])
-    match_id = table.get_json()["id"]
+    match_id = open_computer_table(client, player)["id"]
     problem(
         client.get(f"/v1/matches/{match_id}/events?after={10**30}", headers=player["headers"]),
         422,

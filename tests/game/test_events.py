@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from .helpers import choose_move, signup
+from .helpers import choose_move, open_computer_table, signup
 from .test_live_match import open_live_table
 
 pytestmark = pytest.mark.integration
@@ -66,10 +66,7 @@ def test_long_poll_waits_for_the_next_event(app, client):
 
 def test_stream_resumes_and_ends_with_match_finished(client):
     player = signup(client)
-    table = client.post(
-        "/v1/tables", json={"mode": "computer"}, headers=player["headers"]
-    ).get_json()
-    match_id = table["id"]
+    match_id = open_computer_table(client, player)["id"]
     client.post(f"/v1/matches/{match_id}/resign", json={}, headers=player["headers"])
     response = client.get(f"/v1/matches/{match_id}/stream?after=2", headers=player["headers"])
     assert response.mimetype == "application/x-ndjson"

@@ -97,7 +97,7 @@ def test_live_match_with_a_timeout_forfeit_and_a_bot_takeover(client, app, bot_w
 
 def test_a_table_closed_before_the_start_still_reveals_its_seed(client):
     owner = signup(client)
-    table = client.post("/v1/tables", json={"mode": "live"}, headers=owner["headers"]).get_json()
+    table = create_live_table(client, owner)
     early = client.get(f"/v1/matches/{table['id']}/fairness")
     assert early.status_code == 409 and early.get_json()["code"] == "match_not_over"
     left = client.delete(f"/v1/tables/{table['id']}/seats/me", headers=owner["headers"])

@@ -41,7 +41,7 @@ from king_game.config import Settings
 from king_match import MatchSettings
 from king_match.settings import ClockSettings
 
-from .helpers import choose_move, signup, start_live_match
+from .helpers import choose_move, open_computer_table, signup, start_live_match
 
 pytestmark = pytest.mark.integration
 
@@ -283,9 +283,7 @@ def test_a_redis_that_stops_answering_costs_a_request_its_timeout_then_503(
     app = make_app(private_redis.url, db_url)
     client = app.test_client()
     player = signup(client, password=None)
-    table = client.post(
-        "/v1/tables", json={"mode": "computer", "hands": 8}, headers=player["headers"]
-    ).get_json()
+    table = open_computer_table(client, player, hands=8)
     match_path = f"/v1/matches/{table['id']}"
     before = client.get(match_path, headers=player["headers"]).get_json()
 

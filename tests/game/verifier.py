@@ -78,7 +78,11 @@ def verify(
     assert commit(transcript["match_id"], server_seed) == seen_commit == transcript["server_commit"]
     if my_seat is not None and my_seed is not None:
         assert transcript["client_seeds"][my_seat] == my_seed
+        assert transcript["seed_sources"][my_seat] == "client"
     seeds = transcript["client_seeds"]
+    for seed, source in zip(seeds, transcript["seed_sources"], strict=True):
+        assert source in ("client", "server", "bot", None)
+        assert (source == "bot") <= (seed == "00" * 32), "a bot seed is the 32 zero bytes"
     if any(seed is None for seed in seeds):
         assert transcript["hands"] == []
         return None

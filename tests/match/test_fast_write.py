@@ -26,7 +26,8 @@ def followed(notified_store):
     held = []
 
     def start() -> str:
-        record = store.create_table(PLAYERS[0], mode="live", hands=8, client_seed=SEED)
+        record = store.create_table(PLAYERS[0], mode="live", hands=8)
+        record, _ = store.join(record.match_id, PLAYERS[0], client_seed=SEED)
         watching = store.following(record.match_id)
         watching.__enter__()
         held.append(watching)

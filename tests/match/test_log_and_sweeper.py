@@ -47,6 +47,7 @@ def test_stored_events_decode_to_what_was_emitted():
 
 def start_live(store):
     record = store.create_table(PLAYERS[0], mode="live", hands=8)
+    record, _ = store.join(record.match_id, PLAYERS[0])
     for player in PLAYERS[1:]:
         store.join(record.match_id, player)
     return record.match_id

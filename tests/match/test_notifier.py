@@ -27,7 +27,8 @@ def log_reads(redis) -> int:
 
 
 def started_match(store: MatchStore) -> str:
-    record = store.create_table(PLAYERS[0], mode="live", hands=8, client_seed=SEED)
+    record = store.create_table(PLAYERS[0], mode="live", hands=8)
+    record, _ = store.join(record.match_id, PLAYERS[0], client_seed=SEED)
     for player in PLAYERS[1:]:
         store.join(record.match_id, player, client_seed=SEED)
     return record.match_id

@@ -17,7 +17,8 @@ ALICE, BOB, CEM, DENIZ = (Player(f"p-{n}", n) for n in ("alice", "bob", "cem", "
 
 
 def live_table(store):
-    record = store.create_table(ALICE, mode="live", hands=8, client_seed=SEED)
+    record = store.create_table(ALICE, mode="live", hands=8)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     for player in (BOB, CEM, DENIZ):
         store.join(record.match_id, player, client_seed=SEED)
     return record.match_id
@@ -51,7 +52,8 @@ def at_once(copies, call):
 
 def test_a_full_table_starts_and_the_lobby_forgets_it(make_store):
     store, _, _ = make_store()
-    record = store.create_table(ALICE, mode="live", hands=8, client_seed=SEED)
+    record = store.create_table(ALICE, mode="live", hands=8)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     assert [r.match_id for r in store.lobby()] == [record.match_id]
     assert record.status == "waiting" and len(record.server_commit) == 64
 
@@ -66,6 +68,7 @@ def test_a_full_table_starts_and_the_lobby_forgets_it(make_store):
 def test_seat_taken_and_table_full_are_refused(make_store):
     store, _, _ = make_store()
     record = store.create_table(ALICE, mode="live", hands=8)
+    record, _ = store.join(record.match_id, ALICE)
     with pytest.raises(MatchError) as taken:
         store.join(record.match_id, BOB, seat=0)
     assert taken.value.code == "seat_taken"
@@ -79,6 +82,7 @@ def test_seat_taken_and_table_full_are_refused(make_store):
 def test_a_bad_client_seed_is_refused_without_a_change(make_store):
     store, _, _ = make_store()
     record = store.create_table(ALICE, mode="live", hands=8)
+    record, _ = store.join(record.match_id, ALICE)
     with pytest.raises(MatchError) as bad:
         store.join(record.match_id, BOB, client_seed="xyz")
     assert bad.value.code == "bad_seed"
@@ -209,7 +213,8 @@ def test_live_timeout_forfeits_and_a_bot_takes_over(make_store):
 
 def test_a_bot_that_does_not_answer_gets_a_fallback_move(make_store):
     store, _, clock = make_store(bot_fallback_ms=500)
-    record = store.create_table(ALICE, mode="computer", hands=8, seat=1, client_seed=SEED)
+    record = store.create_table(ALICE, mode="computer", hands=8, seat=1)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     version = record.version
     clock.now += 1.0
     assert store.due_matches() == [record.match_id]
@@ -219,7 +224,8 @@ def test_a_bot_that_does_not_answer_gets_a_fallback_move(make_store):
 
 def test_computer_timeout_abandons_and_sends_one_finished_message(make_store):
     store, queue, clock = make_store(computer_move_ms=1000)
-    record = store.create_table(ALICE, mode="computer", hands=8, client_seed=SEED)
+    record = store.create_table(ALICE, mode="computer", hands=8)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     clock.now += 2
     store.check_clock(record.match_id)
     loaded, _ = store.load(record.match_id)
@@ -233,7 +239,8 @@ def test_computer_timeout_abandons_and_sends_one_finished_message(make_store):
 
 def test_finished_message_waits_when_the_queue_is_down(make_store):
     store, queue, clock = make_store(computer_move_ms=1000)
-    record = store.create_table(ALICE, mode="computer", hands=8, client_seed=SEED)
+    record = store.create_table(ALICE, mode="computer", hands=8)
+    record, _ = store.join(record.match_id, ALICE, client_seed=SEED)
     queue.fail = True
     clock.now += 2
     store.check_clock(record.match_id)
@@ -278,7 +285,8 @@ def test_the_end_of_a_match_is_reported_once_for_the_metrics(make_store):
     store, queue, clock = make_store(computer_move_ms=1000)
     ended: list[tuple[str, str]] = []
     store.on_finished = lambda mode, outcome: ended.append((mode, outcome))
-    record = store.create_table(ALICE, mode="computer", hands=8, client_seed=SEED)
+    record = store.create_table(ALICE, mode="computer", hands=8)
+    store.join(record.match_id, ALICE, client_seed=SEED)
     queue.fail = True
     clock.now += 2
     store.check_clock(record.match_id)
@@ -287,3 +295,24 @@ def test_the_end_of_a_match_is_reported_once_for_the_metrics(make_store):
     assert store.retry_pending_finished() == 1
     store.check_clock(record.match_id)
     assert ended == [("computer", "aborted")]
+
+
+def test_creation_seats_nobody_and_an_unseated_table_is_not_offered(make_store):
+    store, _, _ = make_store()
+    record = store.create_table(ALICE, mode="live", hands=8)
+    assert record.seats == [None] * 4 and store.lobby() == []
+    store.join(record.match_id, ALICE, seat=2, client_seed=SEED)
+    assert [r.match_id for r in store.lobby()] == [record.match_id]
+    computer = store.create_table(BOB, mode="computer", hands=8, seat=1)
+    loaded, state = store.load(computer.match_id)
+    assert loaded.status == "waiting" and state is None and loaded.free_seats() == [1]
+    assert [s.seed_source for s in loaded.seats if s is not None] == ["bot"] * 3
+
+
+def test_an_empty_seed_is_a_bad_seed_not_a_missing_one(make_store):
+    store, _, _ = make_store()
+    record = store.create_table(ALICE, mode="live", hands=8)
+    with pytest.raises(MatchError) as bad:
+        store.join(record.match_id, ALICE, client_seed="")
+    assert bad.value.code == "bad_seed"
+    assert store.load(record.match_id)[0].version == record.version

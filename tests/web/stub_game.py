@@ -113,15 +113,11 @@ class StubGame:
                 secrets.token_bytes(32),
             )
             match.owner = player()
-            if body.get("sit", True) is False:  # the creator sits later, with its seed
-                with self.lock:
-                    self.matches[match.match_id] = match
-                    return self._table(match), 201
-            try:
-                seed = kingdeal.parse_seed(body.get("client_seed"))
-            except BadInput as error:
-                return problem(422, error.code, error.message)
-            return self._start(match, seed), 201
+            if "client_seed" in body or body.get("sit"):  # the creator sits later, with its seed
+                return problem(422, "seed_before_commit", "sit through /seats with your seed")
+            with self.lock:
+                self.matches[match.match_id] = match
+                return self._table(match), 201
 
         @bp.post("/tables/<match_id>/seats")
         def seats(match_id: str) -> Any:

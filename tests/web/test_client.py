@@ -81,6 +81,10 @@ def test_verify_deck_passes_after_the_match(finished: Any, artifacts: Path) -> N
     finished.screenshot(path=str(artifacts / "stub-verify-pass.png"), full_page=True)
     assert finished.locator("#verify-fail").count() == 0, finished.inner_text("#verify-result")
     assert finished.locator("#verify-pass").count() == 1
+    seeds = finished.locator("#verify-seeds li")
+    assert [seeds.nth(i).get_attribute("data-source") for i in range(4)] == [
+        "client", "bot", "bot", "bot",
+    ]  # fmt: skip
 
 
 def test_an_altered_transcript_fails_naming_the_hand(

@@ -213,9 +213,54 @@ def test_an_honest_transcript_passes_every_check(page: Any, static_server: Any) 
     assert result["problems"] == []
     assert result["ok"] is True
     assert [c["check"] for c in result["checks"]] == [
-        "spec", "commitment", "own_seed", "own_hands", "plays",
+        "spec", "commitment", "own_seed", "seeds", "own_hands", "plays",
     ]  # fmt: skip
     assert all(c["ok"] for c in result["checks"])
+
+
+def test_the_verifier_says_who_made_each_seed(page: Any, static_server: Any) -> None:
+    transcript, stored = play_random_match(8)
+    _open(page, static_server)
+    result = _verify(page, transcript, stored)
+    assert [(m["seat"], m["source"], m["mine"]) for m in result["seeds"]] == [
+        (0, "client", True), (1, "bot", False), (2, "bot", False), (3, "bot", False),
+    ]  # fmt: skip
+    detail = next(c["detail"] for c in result["checks"] if c["check"] == "seeds")
+    assert "seat 0: made by its player's client (this device)" in detail
+    assert "seat 1: a server bot's (32 zero bytes)" in detail
+
+
+@pytest.mark.parametrize(
+    ("seat", "source", "message"),
+    [(0, "server", "this device made seat 0's seed"), (1, "server", None), (2, "client", None)],
+)
+def test_a_seed_mark_that_contradicts_the_seed_fails(
+    page: Any, static_server: Any, seat: int, source: str, message: str | None
+) -> None:
+    """Our own seed marked as the server's fails; another seat's mark is shown as it is (a
+    zero seed may be anybody's), but a seed marked bot must be the 32 zero bytes."""
+    transcript, stored = play_random_match(9)
+    transcript["seed_sources"][seat] = source
+    _open(page, static_server)
+    result = _verify(page, transcript, stored)
+    assert result["seeds"][seat]["source"] == source
+    if message is None:
+        assert result["ok"] is True, result["problems"]
+    else:
+        assert [p["check"] for p in result["problems"]] == ["seeds"]
+        assert message in result["problems"][0]["message"]
+
+
+def test_a_seed_marked_bot_that_is_not_zero_fails(page: Any, static_server: Any) -> None:
+    transcript, stored = play_random_match(10)
+    transcript["seed_sources"][0] = "bot"
+    stored["seat"], stored["seed"], stored["hands"] = None, None, {}
+    _open(page, static_server)
+    result = _verify(page, transcript, stored)
+    problems = [p for p in result["problems"] if p["check"] == "seeds"]
+    assert [p["message"] for p in problems] == [
+        "seat 0's seed is marked bot but is not 32 zero bytes"
+    ]
 
 
 def test_a_card_swapped_between_players_fails_naming_the_hand(

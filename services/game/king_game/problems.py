@@ -38,6 +38,7 @@ STATUS_BY_CODE: dict[str, int] = {
     # tables
     "bad_table": 422,
     "bad_seed": 422,
+    "seed_before_commit": 422,
     "seat_taken": 409,
     "table_full": 409,
     "already_seated": 409,

@@ -170,7 +170,14 @@ class TranscriptSchema(ma.Schema):
     server_commit = ma.fields.String()
     server_seed = ma.fields.String()
     client_seeds = ma.fields.List(ma.fields.String(allow_none=True))
-    seed_sources = ma.fields.List(ma.fields.String(allow_none=True))
+    seed_sources = ma.fields.List(
+        ma.fields.String(allow_none=True),
+        metadata={
+            "description": "who made each seat's seed: client (its player sent it when sitting, "
+            "after server_commit), server (drawn for a player who sent none) or bot (a server "
+            "bot's 32 zero bytes)"
+        },
+    )
     ruleset = ma.fields.String()
     num_hands = ma.fields.Integer()
     first_declarer = ma.fields.Integer()

@@ -16,6 +16,7 @@ from king_game.resources.tables.schemas import (
     SeatedSchema,
     TableCreateSchema,
     TableSchema,
+    seed_before_commit,
 )
 
 blp = Blueprint("tables", __name__, url_prefix="/v1", description="Tables, seats and the lobby")
@@ -30,19 +31,20 @@ class TablesView(MethodView):
         current_account()
         return {"tables": [render.table(r) for r in game().store.lobby()]}
 
-    @blp.arguments(
-        TableCreateSchema,
-        example={"mode": "computer", "hands": 8, "level": "medium", "client_seed": "ab" * 32},
-    )
+    @blp.arguments(TableCreateSchema, example={"mode": "computer", "hands": 8, "level": "medium"})
     @blp.response(201, TableSchema)
     @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 422, "validation_failed, bad_seed")
+    @problem_doc(blp, 422, "validation_failed, bad_table, seed_before_commit")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Create a table; you take a seat at once. A computer table starts at once.
+        """Create a table; nobody sits yet, not even you. Then sit with your seed.
 
-        The deal commitment (``server_commit``) is part of the answer: keep it to verify the
-        deal when the match ends.
+        The answer carries the deal commitment (``server_commit``): keep it, make your client
+        seed, then ``POST /v1/tables/{id}/seats`` with it, like every player (a computer
+        table starts then). Creation takes no ``client_seed`` (``seed_before_commit``): a seed
+        sent before the commitment was seen would break the fair order of KINGDEAL-v1.
         """
+        if body["sit"]:
+            raise seed_before_commit()
         record = game().store.create_table(
             current_player(),
             mode=body["mode"],
@@ -50,8 +52,6 @@ class TablesView(MethodView):
             hands=body["hands"],
             level=body["level"] if body["mode"] == "computer" else None,
             seat=body["seat"],
-            client_seed=body["client_seed"],
-            sit=body["sit"],
         )
         return render.table(record)
 
@@ -77,7 +77,11 @@ class SeatsView(MethodView):
     @problem_doc(blp, 409, "seat_taken, table_full, already_seated")
     @problem_doc(blp, 422, "validation_failed, bad_seed")
     def post(self, body: dict[str, Any], table_id: str) -> dict[str, Any]:
-        """Take a seat (a given one or any free one) with your client seed."""
+        """Take a seat (a given one or any free one) with your client seed.
+
+        Make the seed after you have read the table's ``server_commit`` (from its creation,
+        ``GET /v1/tables/{id}`` or the lobby), and keep both to verify the deal at the end.
+        """
         record, _ = game().store.load(table_id)
         if record.mode != "live" and record.creator_id != current_player().player_id:
             raise Problem("forbidden", "a computer table has one human seat: its creator's")

@@ -1,13 +1,20 @@
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from king_web.jsonbody import StrictBoolean
 from marshmallow import validate
 
+from king_game.problems import Problem
+
 SEED_DOC = (
     "Your deal contribution: 64 hex characters (32 random bytes), generated after you saw "
-    "server_commit. Left out: the server draws one and the transcript says so."
+    "the table's server_commit. Left out or null: the server draws one and the transcript "
+    "marks it server. Anything else: 422 bad_seed."
 )
+#: Documented here, checked by the match store (so that every wrong seed gets ``bad_seed``).
+SEED_FORMAT = {"pattern": "^[0-9a-fA-F]{64}$", "minLength": 64, "maxLength": 64}
 
 
 class SeatSchema(ma.Schema):
@@ -42,22 +49,40 @@ class TableCreateSchema(ma.Schema):
         validate=validate.OneOf(["easy", "medium", "hard"]),
         metadata={"description": "computer tables: the bots' level"},
     )
-    seat = ma.fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=3))
-    client_seed = ma.fields.String(
-        load_default=None, validate=validate.Length(equal=64), metadata={"description": SEED_DOC}
+    seat = ma.fields.Integer(
+        strict=True,
+        load_default=0,
+        validate=validate.Range(min=0, max=3),
+        metadata={
+            "description": "computer tables: the seat you will take (the bots sit on the "
+            "others); a live table's creator picks a seat when sitting"
+        },
     )
     sit = StrictBoolean(
-        load_default=True,
+        load_default=False,
         metadata={
-            "description": "false: do not take a seat yet; read server_commit first, then "
-            "POST /tables/{id}/seats with your seed (a computer table starts then)"
+            "description": "only false: creating a table never seats you. Read server_commit, "
+            "then POST /tables/{id}/seats with your seed (a computer table starts then); "
+            "true: 422 seed_before_commit"
         },
     )
 
-    @ma.validates_schema
-    def _seed_only_when_sitting(self, data: dict, **kwargs: object) -> None:  # type: ignore[type-arg]
-        if not data.get("sit", True) and data.get("client_seed"):
-            raise ma.ValidationError("send the seed when you take your seat", "client_seed")
+    @ma.pre_load
+    def _no_seed_before_the_commitment(self, data: Any, **kwargs: object) -> Any:
+        # A seed sent with creation was made before its sender saw server_commit (FAIRNESS
+        # step 2); a plain unknown-field error would not tell the client what to do instead.
+        if isinstance(data, dict) and "client_seed" in data:
+            raise seed_before_commit()
+        return data
+
+
+def seed_before_commit() -> Problem:
+    return Problem(
+        "seed_before_commit",
+        "a client seed is taken only after the table's server_commit was published: create the "
+        "table without one, keep its server_commit, then POST /v1/tables/{id}/seats with your "
+        "client_seed",
+    )
 
 
 class JoinSchema(ma.Schema):
@@ -68,7 +93,7 @@ class JoinSchema(ma.Schema):
         metadata={"description": "a given seat; left out: any free seat"},
     )
     client_seed = ma.fields.String(
-        load_default=None, validate=validate.Length(equal=64), metadata={"description": SEED_DOC}
+        load_default=None, allow_none=True, metadata={"description": SEED_DOC, **SEED_FORMAT}
     )
 
 

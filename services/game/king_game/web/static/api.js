@@ -81,8 +81,8 @@ export async function openTables() {
 }
 
 /**
- * {mode: "live"|"computer", level, hands, ruleset, client_seed} -> the new table, with its
- * deal commitment `server_commit`; the creator sits at once (seat 0).
+ * {mode: "live"|"computer", level, hands, ruleset, seat} -> the new table, with its deal
+ * commitment `server_commit`; nobody sits yet: the creator then sits with `joinTable`.
  */
 export const createTable = (options) => game("POST", "/tables", options);
 

@@ -205,9 +205,9 @@ function createForm() {
   const submit = async (event) => {
     event.preventDefault();
     const [kind, level] = mode.value.split(":");
-    // Two steps, as KINGDEAL-v1 wants: create the table without sitting, store its
+    // Two steps, as KINGDEAL-v1 wants (creation seats nobody): create the table, store its
     // commitment, and only then make our seed and take the seat with it.
-    const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value, seat: 0, sit: false };
+    const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value, seat: 0 };
     if (level) options.level = level;
     try {
       const table = await api.createTable(options);
@@ -742,6 +742,18 @@ function matchPage(matchId) {
           "ul",
           { class: "checks" },
           result.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" }, `${c.ok ? "✔" : "✘"} ${c.check}: ${c.detail}`)),
+        ),
+        h("h3", {}, t("seeds_made_by")),
+        h(
+          "ul",
+          { class: "seeds", id: "verify-seeds" },
+          (result.seeds || []).map((m) =>
+            h(
+              "li",
+              { dataset: { seat: m.seat, source: m.source } },
+              `${t("seat")} ${m.seat}: ${t(`seed_${m.source}`)}${m.mine ? ` (${t("seed_mine")})` : ""}`,
+            ),
+          ),
         ),
       );
     }

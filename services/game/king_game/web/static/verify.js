@@ -171,14 +171,22 @@ function handLabel(h) {
   return `hand ${h + 1}`;
 }
 
+/** Who made a seed, by the transcript's `seed_sources` mark. */
+const SEED_MAKERS = {
+  client: "made by its player's client",
+  server: "made by the server (the player sent none)",
+  bot: "a server bot's (32 zero bytes)",
+};
+
 /**
  * Verify an ended match's transcript against what this device stored when it sat down.
  *
  * `transcript`: the game service's fairness transcript (spec, match_id, server_commit,
- * server_seed, client_seeds[4], hands: [{hand, declarer, contract, trump, plays: [[seat,
- * "QH"], …]}]). `stored`: {matchId, commitment, seat, seed, hands: {"<h>": ["QH", …]}} kept by
- * this client. Returns {ok, checks: [{check, ok, detail}], problems: [{check, hand, message}]}
- * where `hand` is the 0-based hand index of a failed check (null when not about one hand).
+ * server_seed, client_seeds[4], seed_sources[4], hands: [{hand, declarer, contract, trump,
+ * plays: [[seat, "QH"], …]}]). `stored`: {matchId, commitment, seat, seed, hands: {"<h>": ["QH", …]}} kept by
+ * this client. Returns {ok, checks: [{check, ok, detail}], problems: [{check, hand, message}],
+ * seeds: [{seat, source, mine}]} where `hand` is the 0-based hand index of a failed check (null
+ * when not about one hand) and `source` says who made each seed (client, server or bot).
  */
 export async function verifyTranscript(transcript, stored) {
   const problems = [];
@@ -239,6 +247,25 @@ export async function verifyTranscript(transcript, stored) {
   }
   record("own_seed", Number.isInteger(seat) ? `seat ${seat}` : "");
 
+  // Who made each seed (the transcript's seed_sources): shown, and checked where it can be.
+  const sources = Array.isArray(transcript.seed_sources) ? transcript.seed_sources : [];
+  const seeds = clientSeeds.map((bytes, s) => {
+    const source = typeof sources[s] === "string" ? sources[s] : "unknown";
+    if (source === "bot" && bytes.some((b) => b !== 0)) {
+      fail("seeds", null, `seat ${s}'s seed is marked bot but is not 32 zero bytes`);
+    }
+    if (s === seat && stored?.seed && source !== "client") {
+      fail("seeds", null, `this device made seat ${s}'s seed, but the transcript says: ${source}`);
+    }
+    return { seat: s, source, mine: s === seat };
+  });
+  record(
+    "seeds",
+    seeds
+      .map((m) => `seat ${m.seat}: ${SEED_MAKERS[m.source] || m.source}${m.mine ? " (this device)" : ""}`)
+      .join("; "),
+  );
+
   // 3 and 4. Re-deal every hand; our cards are the ones shown; every play was dealt, once.
   const key = await matchKey(transcript.match_id, serverSeed, clientSeeds);
   const hands = Array.isArray(transcript.hands) ? transcript.hands : [];
@@ -295,5 +322,5 @@ export async function verifyTranscript(transcript, stored) {
   const shownCount = Object.keys(shown).length;
   record("own_hands", `${shownCount} hand(s) shown to this device re-dealt`);
   record("plays", `every play of ${hands.length} hand(s) checked against the deal`);
-  return { ok: problems.length === 0, checks, problems };
+  return { ok: problems.length === 0, checks, problems, seeds };
 }
