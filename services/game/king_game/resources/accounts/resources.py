@@ -16,7 +16,7 @@ from king_game.limits import (
     login_limit,
     signup_limit,
 )
-from king_game.problems import problem_doc
+from king_game.problems import PUBLIC, problem_doc
 from king_game.resources.accounts.schemas import (
     AccountCreateSchema,
     AccountSchema,
@@ -42,6 +42,7 @@ class AccountsView(MethodView):
         limiter.limit(signup_limit, key_func=address_key, deduct_when=counts_against_limit)
     ]
 
+    @blp.doc(**PUBLIC)
     @blp.arguments(AccountCreateSchema)
     @blp.response(201, TokenSchema)
     @problem_doc(blp, 409, "name_taken")
@@ -59,10 +60,12 @@ class TokensView(MethodView):
         limiter.limit(login_limit, key_func=address_key, deduct_when=counts_against_limit)
     ]
 
+    @blp.doc(**PUBLIC)
     @blp.arguments(LoginSchema)
     @blp.response(201, TokenSchema)
     @problem_doc(blp, 401, "invalid_credentials")
     @problem_doc(blp, 422, "validation_failed")
+    @problem_doc(blp, 429, "rate_limited")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Log in: a new bearer token for a registered account."""
         account, token = game().accounts.login(body["name"], body["password"])

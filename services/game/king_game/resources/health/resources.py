@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from king_game.context import game
+from king_game.problems import PUBLIC
 from king_game.resources.health.schemas import HealthSchema
 
 blp = Blueprint("health", __name__, description="Health and readiness")
@@ -20,6 +21,7 @@ READY_DB_WAIT_S = 1.0
 
 @blp.route("/healthz")
 class HealthView(MethodView):
+    @blp.doc(**PUBLIC)
     @blp.response(200, HealthSchema)
     def get(self) -> dict[str, Any]:
         """The process is up."""
@@ -28,6 +30,7 @@ class HealthView(MethodView):
 
 @blp.route("/readyz")
 class ReadyView(MethodView):
+    @blp.doc(**PUBLIC)
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, schema=HealthSchema, description="a dependency is down")
     def get(self) -> Any:

@@ -16,7 +16,7 @@ from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
 from king_game import render
 from king_game.context import current_account, current_player, game
 from king_game.limits import limiter
-from king_game.problems import Problem, problem_doc
+from king_game.problems import PUBLIC, Problem, problem_doc
 from king_game.resources.matches.schemas import (
     EventsQuerySchema,
     EventsSchema,
@@ -32,12 +32,33 @@ from king_match import MatchRecord
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Playing a match")
 
-MOVE_ERRORS = (
-    "not_your_turn, wrong_phase, match_over, stale_version, seat_forfeited (409); "
-    "illegal_card (details.rule), card_not_in_hand, contract_unavailable (details.allowed), "
-    "bad_move, bad_card, unknown_contract, trump_required, trump_not_allowed, "
-    "idempotency_key_reused (422)"
+MOVE_CONFLICTS = (
+    "not_your_turn, wrong_phase, match_over, match_not_started, "
+    "stale_version (current_version), seat_forfeited"
 )
+MOVE_REFUSALS = (
+    "validation_failed, illegal_card (details.rule), card_not_in_hand, "
+    "contract_unavailable (details.allowed), bad_move, bad_card, bad_suit, unknown_contract, "
+    "trump_required, trump_not_allowed, idempotency_key_reused"
+)
+
+#: The ``Idempotency-Key`` request header, as the writes that take it document it (what
+#: ``checked_idempotency_key`` accepts; HTTP drops a value's outer spaces).
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "description": "A key of your choice for this request (1-128 printable characters): a "
+    "retry with the same key and request gets the first answer again and never applies "
+    "twice; the same key with another request is 422 idempotency_key_reused.",
+    "schema": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 128,
+        "pattern": "^[!-~]([ -~]*[!-~])?$",
+    },
+    "example": "3f6c1e0a-move-41",
+}
 
 
 def _my_seat(record: MatchRecord, player_id: str) -> int:
@@ -105,6 +126,7 @@ class MovesView(MethodView):
     # round trip and a sixth of the service's CPU at full load; see docs/benchmarks-api.md).
     decorators: ClassVar[list[Any]] = [limiter.exempt]
 
+    @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(MoveSchema(), example={"card": "QH", "version": 41})
     @blp.response(
         200,
@@ -130,8 +152,8 @@ class MovesView(MethodView):
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
     @problem_doc(blp, 404, "not_found")
-    @problem_doc(blp, 409, MOVE_ERRORS)
-    @problem_doc(blp, 422, "validation_failed, illegal_card, contract_unavailable")
+    @problem_doc(blp, 409, MOVE_CONFLICTS)
+    @problem_doc(blp, 422, MOVE_REFUSALS)
     @problem_doc(blp, 429, "rate_limited")
     def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Choose a contract (with trump for Koz) or play a card.
@@ -158,11 +180,14 @@ class MovesView(MethodView):
 
 @blp.route("/matches/<match_id>/resign")
 class ResignView(MethodView):
-    @blp.arguments(ResignSchema)
+    @blp.doc(parameters=[IDEMPOTENCY_KEY])
+    @blp.arguments(ResignSchema, required=False, example={"version": 41})
     @blp.response(200, MoveResultSchema)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
-    @problem_doc(blp, 409, "match_over, stale_version, seat_forfeited")
+    @problem_doc(blp, 404, "not_found")
+    @problem_doc(blp, 409, "match_over, match_not_started, stale_version, seat_forfeited")
+    @problem_doc(blp, 422, "validation_failed, idempotency_key_reused")
     def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Resign. Live: you are ranked last and a bot finishes your seat. Against the
         computer: the match ends (aborted)."""
@@ -305,6 +330,7 @@ class StreamView(MethodView):
 
 @blp.route("/matches/<match_id>/fairness")
 class FairnessView(MethodView):
+    @blp.doc(**PUBLIC)
     @blp.response(200, TranscriptSchema)
     @problem_doc(blp, 404, "not_found")
     @problem_doc(blp, 409, "match_not_over: seeds are revealed at the end")

@@ -70,9 +70,10 @@ class TableView(MethodView):
 
 @blp.route("/tables/<table_id>/seats")
 class SeatsView(MethodView):
-    @blp.arguments(JoinSchema)
+    @blp.arguments(JoinSchema, required=False)
     @blp.response(201, SeatedSchema)
     @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 403, "forbidden: a computer table's one human seat is its creator's")
     @problem_doc(blp, 404, "not_found")
     @problem_doc(blp, 409, "seat_taken, table_full, already_seated")
     @problem_doc(blp, 422, "validation_failed, bad_seed")

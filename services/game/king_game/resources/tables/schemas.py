@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import marshmallow as ma
 from marshmallow import validate
 
@@ -7,6 +9,8 @@ SEED_DOC = (
     "Your deal contribution: 64 hex characters (32 random bytes), generated after you saw "
     "server_commit. Left out: the server draws one and the transcript says so."
 )
+#: What the server accepts as a client seed (``king_engine.deal.parse_seed``).
+SEED_PATTERN = "^[0-9a-fA-F]{64}$"
 
 
 class SeatSchema(ma.Schema):
@@ -19,6 +23,17 @@ class SeatSchema(ma.Schema):
 
 
 class TableCreateSchema(ma.Schema):
+    class Meta:
+        # The document's form of ``_seed_only_when_sitting`` below.
+        openapi: ClassVar[dict[str, Any]] = {
+            "description": "A new table. With sit: false no client_seed (send it with your "
+            "seat, after reading server_commit).",
+            "not": {
+                "required": ["sit", "client_seed"],
+                "properties": {"sit": {"const": False}, "client_seed": {"type": "string"}},
+            },
+        }
+
     mode = ma.fields.String(
         required=True,
         validate=validate.OneOf(["live", "computer"]),
@@ -35,7 +50,9 @@ class TableCreateSchema(ma.Schema):
     )
     seat = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=3))
     client_seed = ma.fields.String(
-        load_default=None, validate=validate.Length(equal=64), metadata={"description": SEED_DOC}
+        load_default=None,
+        validate=validate.Length(equal=64),
+        metadata={"description": SEED_DOC, "pattern": SEED_PATTERN},
     )
     sit = ma.fields.Boolean(
         load_default=True,
@@ -58,7 +75,9 @@ class JoinSchema(ma.Schema):
         metadata={"description": "a given seat; left out: any free seat"},
     )
     client_seed = ma.fields.String(
-        load_default=None, validate=validate.Length(equal=64), metadata={"description": SEED_DOC}
+        load_default=None,
+        validate=validate.Length(equal=64),
+        metadata={"description": SEED_DOC, "pattern": SEED_PATTERN},
     )
 
 

@@ -26,6 +26,22 @@ blp = Blueprint(
 )
 
 
+#: The ``week`` path parameter as ``_week`` reads it: ``current`` or an ISO week label. The
+#: pattern names weeks every year has; anything else, and a W53 the year does not have, is 400
+#: ``invalid_week``.
+WEEK_PARAMETER = {
+    "in": "path",
+    "name": "week",
+    "description": "current, or an ISO week label YYYY-Www (2026-W49); W53 too in a year "
+    "that has 53 ISO weeks (2026-W53). Anything else is 400 invalid_week.",
+    "schema": {
+        "type": "string",
+        "pattern": "^(current|2[0-9]{3}-W(0[1-9]|[1-4][0-9]|5[0-2]))$",
+    },
+    "example": "2026-W49",
+}
+
+
 def _week(label: str) -> weekly.Week:
     if label == "current":
         return weekly.week_of(now())
@@ -74,7 +90,7 @@ class CurrentReset(MethodView):
         }
 
 
-@blp.route("/<string:week>")
+@blp.route("/<string:week>", parameters=[WEEK_PARAMETER])
 class WeekBoard(MethodView):
     @blp.arguments(PageArgsSchema, location="query")
     @blp.response(200, BoardSchema)
@@ -86,7 +102,7 @@ class WeekBoard(MethodView):
         return _board(_week(week), args)
 
 
-@blp.route("/<string:week>/players/<string:player_id>")
+@blp.route("/<string:week>/players/<string:player_id>", parameters=[WEEK_PARAMETER])
 class PlayerRank(MethodView):
     @blp.arguments(RankArgsSchema, location="query")
     @blp.response(200, RankSchema)

@@ -1,0 +1,84 @@
+"""Schemathesis against one of our apps: generated requests to every operation of its OpenAPI
+document, each answer checked against the document. Shared by the game and rating tests."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+
+
+def conformance_failures(
+    schema: Any,
+    *,
+    max_examples: int,
+    headers: dict[str, str] | None = None,
+    fewer: dict[str, int] | None = None,
+) -> list[str]:
+    """Every disagreement between the app and its document, one line each (empty: none).
+
+    Each operation gets the document's own examples, then ``max_examples`` valid and as many
+    invalid generated requests (``fewer`` lowers that for expensive operations, by label).
+    Hypothesis does not shrink (a bounded run, and the failing request is reported whole).
+    """
+    failures: list[str] = []
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        label = operation.label
+        budget = (fewer or {}).get(label, max_examples)
+        strategies = list(schema.get_strategies_from_examples(operation))
+        modes = list(GenerationMode) if _negatable(schema.raw_schema, operation) else []
+        strategies += [
+            operation.as_strategy(generation_mode=mode)
+            for mode in modes or [GenerationMode.POSITIVE]
+        ]
+        for strategy in strategies:
+            started = time.monotonic()
+            failure = _first_failure(strategy, budget, headers)
+            print(f"{label}: {time.monotonic() - started:.2f}s")
+            if failure is not None:
+                failures.append(f"{label}: {failure}")
+                break
+    return failures
+
+
+def _negatable(document: dict[str, Any], operation: Any) -> bool:
+    """Whether an invalid request exists: a body, a query or header parameter, or a path
+    parameter with a constraint (any text is a valid plain path parameter, and hypothesis would
+    spend seconds finding that out)."""
+    item = document["paths"][operation.path]
+    spec = item[operation.method.lower()]
+    parameters = item.get("parameters", []) + spec.get("parameters", [])
+    return "requestBody" in spec or any(
+        p["in"] != "path" or set(p.get("schema", {})) - {"type"} for p in parameters
+    )
+
+
+def _first_failure(strategy: Any, budget: int, headers: dict[str, str] | None) -> str | None:
+    found: list[str] = []
+
+    @given(strategy)
+    @settings(
+        max_examples=budget,
+        deadline=None,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    def check(case: schemathesis.Case) -> None:
+        if found:
+            return
+        try:
+            case.call_and_validate(headers=headers)
+        except (Exception, BaseExceptionGroup) as exc:  # failed checks: keep the first
+            found.append(f"{exc}\n    request: {case.as_curl_command()}")
+
+    try:
+        check()
+    except Unsatisfiable:  # nothing to generate: e.g. no invalid request exists
+        return None
+    return found[0] if found else None
