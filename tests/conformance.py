@@ -3,7 +3,6 @@ document, each answer checked against the document. Shared by the game and ratin
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import schemathesis
@@ -37,9 +36,7 @@ def conformance_failures(
             for mode in modes or [GenerationMode.POSITIVE]
         ]
         for strategy in strategies:
-            started = time.monotonic()
             failure = _first_failure(strategy, budget, headers)
-            print(f"{label}: {time.monotonic() - started:.2f}s")
             if failure is not None:
                 failures.append(f"{label}: {failure}")
                 break
@@ -82,3 +79,52 @@ def _first_failure(strategy: Any, budget: int, headers: dict[str, str] | None) -
     except Unsatisfiable:  # nothing to generate: e.g. no invalid request exists
         return None
     return found[0] if found else None
+
+
+def example_gaps(document: dict[str, Any]) -> list[str]:
+    """Every request body, parameter and response body of the document without an example, and
+    every example that does not fit its own schema, one line each (empty: none)."""
+    from jsonschema import Draft202012Validator
+
+    components = document.get("components", {})
+
+    def unfit(value: Any, schema: dict[str, Any]) -> str | None:
+        validator = Draft202012Validator({"components": components, **schema})
+        error = next(iter(validator.iter_errors(value)), None)
+        return None if error is None else error.message[:200]
+
+    def media_gaps(where: str, content: dict[str, Any]) -> list[str]:
+        gaps = []
+        for media_type, media in content.items():
+            values = [e["value"] for e in media.get("examples", {}).values()]
+            if "example" in media:
+                values.append(media["example"])
+            if not values:
+                gaps.append(f"{where} {media_type}: no example")
+            for value in values:
+                problem = unfit(value, media.get("schema", {}))
+                if problem:
+                    gaps.append(f"{where} {media_type}: example does not fit: {problem}")
+        return gaps
+
+    gaps: list[str] = []
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            label = f"{method.upper()} {path}"
+            for parameter in item.get("parameters", []) + operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                value = parameter.get("example", schema.get("example"))
+                if value is None:
+                    gaps.append(f"{label} parameter {parameter['name']}: no example")
+                elif unfit(value, schema):
+                    gaps.append(f"{label} parameter {parameter['name']}: example does not fit")
+            body = operation.get("requestBody")
+            if body is not None:
+                gaps += media_gaps(f"{label} request", body["content"])
+            for status, response in operation["responses"].items():
+                if "$ref" in response:
+                    response = components["responses"][response["$ref"].rsplit("/", 1)[1]]
+                gaps += media_gaps(f"{label} {status}", response.get("content", {}))
+    return gaps

@@ -17,6 +17,7 @@ from king_game.limits import (
     signup_limit,
 )
 from king_game.problems import PUBLIC, problem_doc
+from king_game.resources import examples
 from king_game.resources.accounts.schemas import (
     AccountCreateSchema,
     AccountSchema,
@@ -43,8 +44,8 @@ class AccountsView(MethodView):
     ]
 
     @blp.doc(**PUBLIC)
-    @blp.arguments(AccountCreateSchema)
-    @blp.response(201, TokenSchema)
+    @blp.arguments(AccountCreateSchema, example=examples.SIGN_UP)
+    @blp.response(201, TokenSchema, example=examples.TOKEN)
     @problem_doc(blp, 409, "name_taken")
     @problem_doc(blp, 422, "validation_failed")
     @problem_doc(blp, 429, "rate_limited")
@@ -61,8 +62,8 @@ class TokensView(MethodView):
     ]
 
     @blp.doc(**PUBLIC)
-    @blp.arguments(LoginSchema)
-    @blp.response(201, TokenSchema)
+    @blp.arguments(LoginSchema, example=examples.LOG_IN)
+    @blp.response(201, TokenSchema, example=examples.TOKEN)
     @problem_doc(blp, 401, "invalid_credentials")
     @problem_doc(blp, 422, "validation_failed")
     @problem_doc(blp, 429, "rate_limited")
@@ -86,7 +87,7 @@ class CurrentTokenView(MethodView):
 
 @blp.route("/me")
 class MeView(MethodView):
-    @blp.response(200, AccountSchema)
+    @blp.response(200, AccountSchema, example=examples.ACCOUNT)
     @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """The caller's account."""

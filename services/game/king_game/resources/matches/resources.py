@@ -17,6 +17,7 @@ from king_game import render
 from king_game.context import current_account, current_player, game
 from king_game.limits import limiter
 from king_game.problems import PUBLIC, Problem, problem_doc
+from king_game.resources import examples
 from king_game.resources.matches.schemas import (
     EventsQuerySchema,
     EventsSchema,
@@ -93,9 +94,9 @@ def move_of(body: dict[str, Any]) -> Move:
     return contract_move(body["contract"], body["trump"])
 
 
-@blp.route("/matches/<match_id>")
+@blp.route("/matches/<match_id>", parameters=examples.MATCH_PATH)
 class MatchView(MethodView):
-    @blp.response(200, MatchSchema)
+    @blp.response(200, MatchSchema, example=examples.MATCH)
     @blp.alt_response(304, description="Not modified (If-None-Match matched the ETag)")
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
@@ -119,7 +120,7 @@ class MatchView(MethodView):
         return body, 200, {"ETag": etag, "Cache-Control": "private, no-cache"}
 
 
-@blp.route("/matches/<match_id>/moves")
+@blp.route("/matches/<match_id>/moves", parameters=examples.MATCH_PATH)
 class MovesView(MethodView):
     # Moves are counted per player by the match store itself (``GAME_RATE_MOVES``), in the
     # same Redis round trip that loads the match, instead of by Flask-Limiter (which costs a
@@ -128,27 +129,7 @@ class MovesView(MethodView):
 
     @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(MoveSchema(), example={"card": "QH", "version": 41})
-    @blp.response(
-        200,
-        MoveResultSchema,
-        example={
-            "match_id": "0b7a3d9e-8f7c-4c1e-bb6a-5d1f3e2a9c10",
-            "version": 42,
-            "seat": 2,
-            "move": "QH",
-            "events": [
-                {
-                    "seq": 118,
-                    "v": 42,
-                    "type": "card_played",
-                    "hand": 3,
-                    "trick": 5,
-                    "seat": 2,
-                    "card": "QH",
-                }
-            ],
-        },
-    )
+    @blp.response(200, MoveResultSchema, example=examples.MOVED)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
     @problem_doc(blp, 404, "not_found")
@@ -178,11 +159,11 @@ class MovesView(MethodView):
         return result.to_dict()
 
 
-@blp.route("/matches/<match_id>/resign")
+@blp.route("/matches/<match_id>/resign", parameters=examples.MATCH_PATH)
 class ResignView(MethodView):
     @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(ResignSchema, required=False, example={"version": 41})
-    @blp.response(200, MoveResultSchema)
+    @blp.response(200, MoveResultSchema, example=examples.RESIGNED)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
     @problem_doc(blp, 404, "not_found")
@@ -200,10 +181,10 @@ class ResignView(MethodView):
         return result.to_dict()
 
 
-@blp.route("/matches/<match_id>/events")
+@blp.route("/matches/<match_id>/events", parameters=examples.MATCH_PATH)
 class EventsView(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
-    @blp.response(200, EventsSchema)
+    @blp.response(200, EventsSchema, example=examples.EVENTS)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 404, "not_found")
     def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
@@ -229,10 +210,15 @@ def _page(events: list[dict[str, Any]], after: int) -> dict[str, Any]:
     }
 
 
-@blp.route("/matches/<match_id>/stream")
+@blp.route("/matches/<match_id>/stream", parameters=examples.MATCH_PATH)
 class StreamView(MethodView):
     @blp.arguments(StreamQuerySchema(), location="query")
-    @blp.response(200, EventsSchema, content_type="application/x-ndjson")
+    @blp.response(
+        200,
+        {"type": "string", "description": "NDJSON: one JSON object a line"},
+        content_type="application/x-ndjson",
+        example=examples.STREAM,
+    )
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 404, "not_found")
     def get(self, query: dict[str, Any], match_id: str) -> Response:
@@ -328,10 +314,10 @@ class StreamView(MethodView):
         )
 
 
-@blp.route("/matches/<match_id>/fairness")
+@blp.route("/matches/<match_id>/fairness", parameters=examples.MATCH_PATH)
 class FairnessView(MethodView):
     @blp.doc(**PUBLIC)
-    @blp.response(200, TranscriptSchema)
+    @blp.response(200, TranscriptSchema, example=examples.TRANSCRIPT)
     @problem_doc(blp, 404, "not_found")
     @problem_doc(blp, 409, "match_not_over: seeds are revealed at the end")
     def get(self, match_id: str) -> dict[str, Any]:
@@ -342,7 +328,7 @@ class FairnessView(MethodView):
 
 @blp.route("/me/matches")
 class MyMatchesView(MethodView):
-    @blp.response(200, MyMatchesSchema)
+    @blp.response(200, MyMatchesSchema, example=examples.MY_MATCHES)
     @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """Your active matches (where it is your turn first, then the nearest deadline) and

@@ -152,11 +152,18 @@ class MatchSchema(TableSchema):
 
 
 class EventsQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
+    after = ma.fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=2**53),
+        metadata={"description": "the last seq you have read (0: from the start)", "example": 12},
+    )
     wait = ma.fields.Float(
         load_default=0,
         validate=validate.Range(min=0, max=25),
-        metadata={"description": "seconds to wait for a new event (long-poll), at most 25"},
+        metadata={
+            "description": "seconds to wait for a new event (long-poll), at most 25",
+            "example": 20,
+        },
     )
 
 
@@ -173,10 +180,17 @@ class EventsSchema(ma.Schema):
 
 
 class StreamQuerySchema(ma.Schema):
-    after = ma.fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
+    after = ma.fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=2**53),
+        metadata={"description": "the last seq you have read (0: from the start)", "example": 12},
+    )
     turns = ma.fields.Boolean(
         load_default=False,
-        metadata={"description": "also send a private `your_turn` line with your view"},
+        metadata={
+            "description": "also send a private `your_turn` line with your view",
+            "example": True,
+        },
     )
 
 

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from king_engine import CONTRACTS, RULESETS, format_card
 from king_game.context import game
 from king_game.problems import PUBLIC
+from king_game.resources import examples
 from king_game.resources.rules.schemas import RulesSchema
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="The rules as data")
@@ -18,7 +19,7 @@ blp = Blueprint("rules", __name__, url_prefix="/v1", description="The rules as d
 @blp.route("/rules")
 class RulesView(MethodView):
     @blp.doc(**PUBLIC)
-    @blp.response(200, RulesSchema)
+    @blp.response(200, RulesSchema, example=examples.RULES)
     def get(self) -> dict[str, Any]:
         """What a client needs to know to play: public, no token needed."""
         clocks = game().settings.match.clocks

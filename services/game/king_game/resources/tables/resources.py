@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from king_game import render
 from king_game.context import current_account, current_player, game
 from king_game.problems import Problem, problem_doc
+from king_game.resources import examples
 from king_game.resources.tables.schemas import (
     JoinSchema,
     LobbySchema,
@@ -23,18 +24,15 @@ blp = Blueprint("tables", __name__, url_prefix="/v1", description="Tables, seats
 
 @blp.route("/tables")
 class TablesView(MethodView):
-    @blp.response(200, LobbySchema)
+    @blp.response(200, LobbySchema, example=examples.LOBBY)
     @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """The lobby: live tables that wait for players, oldest first."""
         current_account()
         return {"tables": [render.table(r) for r in game().store.lobby()]}
 
-    @blp.arguments(
-        TableCreateSchema,
-        example={"mode": "computer", "hands": 8, "level": "medium", "client_seed": "ab" * 32},
-    )
-    @blp.response(201, TableSchema)
+    @blp.arguments(TableCreateSchema, example=examples.NEW_TABLE)
+    @blp.response(201, TableSchema, example=examples.TABLE)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 422, "validation_failed, bad_seed")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -56,9 +54,9 @@ class TablesView(MethodView):
         return render.table(record)
 
 
-@blp.route("/tables/<table_id>")
+@blp.route("/tables/<table_id>", parameters=examples.TABLE_PATH)
 class TableView(MethodView):
-    @blp.response(200, TableSchema)
+    @blp.response(200, TableSchema, example=examples.TABLE)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 404, "not_found")
     def get(self, table_id: str) -> dict[str, Any]:
@@ -68,10 +66,10 @@ class TableView(MethodView):
         return render.table(record)
 
 
-@blp.route("/tables/<table_id>/seats")
+@blp.route("/tables/<table_id>/seats", parameters=examples.TABLE_PATH)
 class SeatsView(MethodView):
-    @blp.arguments(JoinSchema, required=False)
-    @blp.response(201, SeatedSchema)
+    @blp.arguments(JoinSchema, required=False, example=examples.TAKE_SEAT)
+    @blp.response(201, SeatedSchema, example=examples.SEATED)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "forbidden: a computer table's one human seat is its creator's")
     @problem_doc(blp, 404, "not_found")
@@ -88,9 +86,9 @@ class SeatsView(MethodView):
         return {"seat": seat, "table": render.table(record)}
 
 
-@blp.route("/tables/<table_id>/seats/me")
+@blp.route("/tables/<table_id>/seats/me", parameters=examples.TABLE_PATH)
 class MySeatView(MethodView):
-    @blp.response(200, TableSchema)
+    @blp.response(200, TableSchema, example=examples.LEFT_TABLE)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
     @problem_doc(blp, 409, "table_started")
