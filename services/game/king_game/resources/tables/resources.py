@@ -77,11 +77,12 @@ class SeatsView(MethodView):
     @problem_doc(blp, 422, "validation_failed, bad_seed")
     def post(self, body: dict[str, Any], table_id: str) -> dict[str, Any]:
         """Take a seat (a given one or any free one) with your client seed."""
+        player = current_player()  # a request without a token is 401 before anything else
         record, _ = game().store.load(table_id)
-        if record.mode != "live" and record.creator_id != current_player().player_id:
+        if record.mode != "live" and record.creator_id != player.player_id:
             raise Problem("forbidden", "a computer table has one human seat: its creator's")
         record, seat = game().store.join(
-            table_id, current_player(), seat=body["seat"], client_seed=body["client_seed"]
+            table_id, player, seat=body["seat"], client_seed=body["client_seed"]
         )
         return {"seat": seat, "table": render.table(record)}
 

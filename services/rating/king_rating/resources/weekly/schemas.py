@@ -48,7 +48,7 @@ class RankArgsSchema(ma.Schema):
     neighbours = ma.fields.Integer(
         load_default=2,
         validate=validate.Range(min=0, max=25),
-        metadata={"description": "players shown on each side"},
+        metadata={"description": "players shown on each side", "example": 2},
     )
 
 
