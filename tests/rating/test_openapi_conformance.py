@@ -19,7 +19,7 @@ from .conftest import MakeMatch
 pytestmark = pytest.mark.integration
 
 #: Bounded so that CI stays short; every operation still gets valid and invalid requests.
-MAX_EXAMPLES = 8
+MAX_EXAMPLES = 6
 # Inside ISO week 2026-W49 (Istanbul), the week the document's examples name.
 MIDWEEK = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 #: The match the document's examples name.
