@@ -107,3 +107,35 @@ def test_problem_types_use_the_scheme_all_services_share(client: FlaskClient) ->
     spec = client.get("/openapi.json").get_json()
     example = spec["components"]["responses"]["DEFAULT_ERROR"]["content"]
     assert example["application/problem+json"]["example"]["type"].startswith(TYPE_PREFIX)
+
+
+def test_a_body_is_documented_as_required_exactly_when_the_server_needs_one(
+    client: FlaskClient,
+) -> None:
+    spec = client.get("/openapi.json").get_json()
+    player = signup(client)
+    for method, path, item, operation in operations(spec):
+        if "requestBody" not in operation:
+            continue
+        url, _ = example_request(item, operation, path)
+        answer = client.open(url, method=method.upper(), headers=player["headers"])
+        needed = answer.status_code == 422 and answer.get_json()["code"] == "validation_failed"
+        assert operation["requestBody"]["required"] == needed, f"{method.upper()} {path}"
+
+
+def test_the_documented_seed_pattern_is_the_servers(client: FlaskClient) -> None:
+    spec = client.get("/openapi.json").get_json()
+    pattern = spec["components"]["schemas"]["Join"]["properties"]["client_seed"]["pattern"]
+    player = signup(client)
+    table = client.post(
+        "/v1/tables", json={"mode": "live", "sit": False}, headers=player["headers"]
+    ).get_json()
+    url = f"/v1/tables/{table['id']}/seats"
+    not_hex = "zz" * 32
+    assert re.fullmatch(pattern, not_hex) is None
+    refused = client.post(url, json={"client_seed": not_hex}, headers=player["headers"])
+    assert refused.status_code == 422
+    seed = "Ab" * 32
+    assert re.fullmatch(pattern, seed)
+    taken = client.post(url, json={"client_seed": seed}, headers=player["headers"])
+    assert taken.status_code == 201, taken.get_json()
