@@ -17,16 +17,19 @@ def conformance_failures(
     max_examples: int,
     headers: dict[str, str] | None = None,
     fewer: dict[str, int] | None = None,
+    last: tuple[str, ...] = (),
 ) -> list[str]:
     """Every disagreement between the app and its document, one line each (empty: none).
 
     Each operation gets the document's own examples, then ``max_examples`` valid and as many
-    invalid generated requests (``fewer`` lowers that for expensive operations, by label).
+    invalid generated requests (``fewer`` lowers that for expensive operations, by label);
+    the operations named in ``last`` run after all others.
     Hypothesis does not shrink (a bounded run, and the failing request is reported whole).
     """
     failures: list[str] = []
-    for result in schema.get_all_operations():
-        operation = result.ok()
+    found = [result.ok() for result in schema.get_all_operations()]
+    # ``last`` ones at the end: e.g. revoking the token the others send.
+    for operation in sorted(found, key=lambda op: op.label in last):
         label = operation.label
         budget = (fewer or {}).get(label, max_examples)
         strategies = list(schema.get_strategies_from_examples(operation))

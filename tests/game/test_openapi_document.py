@@ -5,18 +5,31 @@ one problem type scheme shared with the rating service."""
 from __future__ import annotations
 
 import re
+import uuid
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from conformance import example_gaps
 from flask.testing import FlaskClient
 from king_web.problems import TYPE_PREFIX
 
+from king_game.app import create_app
+from king_game.config import Settings
 from king_game.problems import STATUS_BY_CODE
 
 from .helpers import signup
 
 WRITES = ("post", "put", "patch", "delete")
+
+
+@pytest.fixture(scope="module")
+def client(settings: Settings) -> FlaskClient:
+    """A client of an app with Redis keys of its own: the tables these tests open (from the
+    document's examples) stay out of other tests' lobby."""
+    own = replace(settings.match, key_prefix=f"od{uuid.uuid4().hex[:8]}:")
+    return create_app(replace(settings, match=own)).test_client()
 
 
 def operations(spec: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], dict[str, Any]]]:

@@ -3,12 +3,15 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+#: Postgres text cannot hold NUL: refuse it here (422) rather than fail in the database (500).
+NO_NUL = validate.Regexp(r"^[^\x00]*$", error="must not contain NUL characters")
+
 
 class AccountCreateSchema(ma.Schema):
     name = ma.fields.String(
         required=True,
-        validate=validate.Length(min=1, max=40),
-        metadata={"example": "Ayşe"},
+        validate=[validate.Length(min=1, max=40), NO_NUL],
+        metadata={"example": "Ayşe", "pattern": "^[^\\u0000]*$"},
     )
     password = ma.fields.String(
         load_default=None,
@@ -21,7 +24,11 @@ class AccountCreateSchema(ma.Schema):
 
 
 class LoginSchema(ma.Schema):
-    name = ma.fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = ma.fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=40), NO_NUL],
+        metadata={"pattern": "^[^\\u0000]*$"},
+    )
     password = ma.fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 

@@ -24,14 +24,22 @@ class SeatSchema(ma.Schema):
 
 class TableCreateSchema(ma.Schema):
     class Meta:
-        # The document's form of ``_seed_only_when_sitting`` below.
+        # The document's form of ``_seed_only_when_sitting`` below, and of the rulesets'
+        # lengths (``king_engine.RULESETS``: classic20 plays 20 hands only; else 422 bad_table).
         openapi: ClassVar[dict[str, Any]] = {
             "description": "A new table. With sit: false no client_seed (send it with your "
-            "seat, after reading server_commit).",
+            "seat, after reading server_commit). The classic20 ruleset plays 20 hands only.",
             "not": {
                 "required": ["sit", "client_seed"],
                 "properties": {"sit": {"const": False}, "client_seed": {"type": "string"}},
             },
+            "anyOf": [
+                {"properties": {"ruleset": {"const": "standard"}}},
+                {
+                    "required": ["ruleset", "hands"],
+                    "properties": {"ruleset": {"const": "classic20"}, "hands": {"const": 20}},
+                },
+            ],
         }
 
     mode = ma.fields.String(
