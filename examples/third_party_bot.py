@@ -196,25 +196,62 @@ def play_match(api: Api, match_id: str, policy: Policy, rng: random.Random) -> d
             return api.match(match_id)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--api", default=os.environ.get("KING_API_URL", "http://127.0.0.1:8001"))
+def build_parser() -> argparse.ArgumentParser:
+    """The command line; ``--help`` shows every option with its default."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument(
+        "--api", default=os.environ.get("KING_API_URL", "http://127.0.0.1:8001"),
+        help="the game service's base URL (environment: KING_API_URL)",
+    )  # fmt: skip
     parser.add_argument(
         "--mode", default="computer", choices=["computer", "live"],
         help="computer: against the service's bots; live: a table with other players",
     )  # fmt: skip
-    parser.add_argument("--name", default=f"bot-{uuid.uuid4().hex[:8]}")
-    parser.add_argument("--password", default=os.environ.get("KING_BOT_PASSWORD", ""))
-    parser.add_argument("--level", default="medium", choices=["easy", "medium", "hard"])
-    parser.add_argument("--opponents", default="easy", help="computer mode: the service's bots")
-    parser.add_argument("--ruleset", default="standard")
-    parser.add_argument("--hands", type=int, default=8)
-    parser.add_argument("--matches", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--name", default=None,
+        help="the bot account's name: signs up, or logs in if the name is registered; "
+        "none: bot-<8 random hex digits>",
+    )  # fmt: skip
+    parser.add_argument(
+        "--password", default="",
+        help="the account's password; empty: KING_BOT_PASSWORD from the environment, else a "
+        "random one (a throwaway account)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--level", default="medium", choices=["easy", "medium", "hard"],
+        help="this bot's own policy (king_bots) that chooses its moves",
+    )  # fmt: skip
+    parser.add_argument(
+        "--opponents", default="easy", choices=["easy", "medium", "hard"],
+        help="computer mode: the level of the service's three bots",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ruleset", default="standard", choices=["standard", "classic20"],
+        help="the table's ruleset (GET /v1/rules lists them) when this bot opens one",
+    )  # fmt: skip
+    parser.add_argument(
+        "--hands", type=int, default=8, choices=[8, 12, 20],
+        help="hands in a match, when this bot opens the table",
+    )  # fmt: skip
+    parser.add_argument("--matches", type=int, default=1, help="matches to play, one after another")
+    parser.add_argument(
+        "--seed", type=int, default=None,
+        help="seed of the bot's random choices (ties between equal moves); none: random",
+    )  # fmt: skip
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
-    password = args.password or uuid.uuid4().hex  # a throwaway account unless one is given
+    # A throwaway account unless a password is given (the environment's is read here, not as
+    # the option's default, so that --help never prints it).
+    password = args.password or os.environ.get("KING_BOT_PASSWORD") or uuid.uuid4().hex
     api = Api(args.api)
-    api.sign_in(args.name, password)
+    api.sign_in(args.name or f"bot-{uuid.uuid4().hex[:8]}", password)
     policy = Policy(args.level)
     rng = random.Random(args.seed)
     for _ in range(args.matches):

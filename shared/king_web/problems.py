@@ -18,12 +18,20 @@ import time
 from typing import Any, ClassVar
 
 import marshmallow as ma
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from flask import Response, current_app, json
 from flask_smorest import Api  # type: ignore[import-untyped]
 from flask_smorest.utils import prepare_response  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+#: Every service's problem ``type`` is this prefix and the body's ``code``: one absolute URI
+#: scheme for all of them, so a code means the same problem whichever service sent it. The
+#: ``type`` identifies the problem (``king.example`` is a reserved name, RFC 6761: nothing to
+#: fetch); programs compare ``code`` (or ``type``) as strings.
+TYPE_PREFIX = "https://king.example/problems/"
 
 
 class ProblemSchema(ma.Schema):
@@ -90,11 +98,26 @@ def problem_response(
     return response
 
 
+class _Converter(OpenAPIConverter):
+    """apispec's converter, plus the JSON Schema keywords a schema's ``Meta.openapi`` adds: the
+    rules its ``@validates_schema`` checks enforce (``oneOf``, ``not`` ...), which fields alone
+    cannot say, so that the document states every rule the server applies."""
+
+    def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
+        json_schema: dict[str, Any] = super().schema2jsonschema(schema)  # type: ignore[no-untyped-call]
+        json_schema.update(getattr(getattr(schema, "Meta", None), "openapi", {}))
+        return json_schema
+
+
+class _Plugin(MarshmallowPlugin):
+    Converter = _Converter
+
+
 class ProblemApi(Api):  # type: ignore[misc]
     """flask-smorest ``Api`` whose errors are problem+json bodies, documented as such."""
 
-    #: The ``type`` of a body is this prefix and its ``code``.
-    TYPE_PREFIX: ClassVar[str] = "/problems/"
+    #: The ``type`` of a body is this prefix and its ``code`` (the same for every service).
+    TYPE_PREFIX: ClassVar[str] = TYPE_PREFIX
     #: Stable codes of errors that come from HTTP itself, not from the service's own checks.
     CODES_BY_STATUS: ClassVar[dict[int, str]] = {
         400: "bad_request",
@@ -146,15 +169,37 @@ class ProblemApi(Api):  # type: ignore[misc]
         code = self.CODES_BY_STATUS.get(status, f"http_{status}")
         return problem_response(self.TYPE_PREFIX, status, code, str(detail), errors, None, headers)
 
+    def _init_spec(self, **kwargs: Any) -> None:
+        kwargs.setdefault("marshmallow_plugin", _Plugin())
+        super()._init_spec(**kwargs)
+
     def _register_responses(self) -> None:
         # Same as flask-smorest's, but every error response is documented as problem+json.
         for status in http.HTTPStatus:
             response: dict[str, Any] = {"description": status.phrase}
             if not (100 <= status < 200) and status not in (204, 304):
                 response["schema"] = self.ERROR_SCHEMA
+                code = self.CODES_BY_STATUS.get(status, f"http_{status.value}")
+                response["example"] = {
+                    "type": self.TYPE_PREFIX + code,
+                    "title": status.phrase,
+                    "status": status.value,
+                    "detail": "what went wrong, in words",
+                    "code": code,
+                }
             prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
             self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        response = {
+            "description": "Default error response",
+            "schema": self.ERROR_SCHEMA,
+            "example": {
+                "type": self.TYPE_PREFIX + "internal_error",
+                "title": "Internal Server Error",
+                "status": 500,
+                "detail": "internal server error",
+                "code": "internal_error",
+            },
+        }
         prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 

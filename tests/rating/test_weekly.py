@@ -40,7 +40,9 @@ def test_iso_week_labels_cross_the_year_like_iso_8601() -> None:
     assert weekly.parse_week_label("2026-W53").ends_at == datetime(2027, 1, 4, tzinfo=IST)
 
 
-@pytest.mark.parametrize("label", ["2026-49", "2026-W5", "2026-W00", "2025-W53", "x"])
+@pytest.mark.parametrize(
+    "label", ["2026-49", "2026-W5", "2026-W00", "2025-W53", "x", "9999-W52", "２０２６-W49"]
+)
 def test_bad_week_labels_are_refused(label: str) -> None:
     with pytest.raises(ValueError):
         weekly.parse_week_label(label)

@@ -19,6 +19,12 @@ import marshmallow as ma
 #: Unicode general categories a name may not contain (see the module's docstring).
 _REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
+_SAFE = "0-9A-Za-z\u00c0-\u024f\u0400-\u04ff"
+#: The pattern the API documents: a subset of what ``normalise_name`` takes (Latin, Turkish and
+#: Cyrillic letters, digits, spaces and a little punctuation), since JSON Schema's regular
+#: expressions cannot name Unicode categories. The field's description says the whole rule.
+NAME_PATTERN = f"^[{_SAFE} ._'-]*[{_SAFE}][{_SAFE} ._'-]*$"
+
 
 def normalise_name(raw: str) -> str:
     """The normal form of ``raw``; ``ValueError`` (with a message for people) when it has

@@ -19,7 +19,8 @@ import marshmallow as ma
 from king_web import problems as shared
 from king_web.problems import PROBLEM_CONTENT_TYPE
 
-TYPE_PREFIX = "https://king.example/problems/"
+#: The problem ``type`` prefix all our services share (``king_web.problems``).
+TYPE_PREFIX = shared.TYPE_PREFIX
 
 STATUS_BY_CODE: dict[str, int] = {
     # the request itself
@@ -121,24 +122,44 @@ problem_response = functools.partial(shared.problem_response, TYPE_PREFIX)
 
 
 class ProblemApi(shared.ProblemApi):
-    TYPE_PREFIX = TYPE_PREFIX
     FLAT_FIELD_ERRORS = True
     ERROR_SCHEMA = ProblemSchema
 
 
+#: Operation documentation of an endpoint that needs no token (the document's default
+#: security is the bearer token): ``@blp.doc(**PUBLIC)``.
+PUBLIC: dict[str, Any] = {"security": []}
+
+
 def problem_doc(blp: Any, status: int, codes: str) -> Any:
-    """Document an error response of a view: problem+json with the codes it can carry."""
-    code = codes.split(",")[0].split(":")[0].split()[0].strip()
+    """Document an error response of a view: problem+json with the codes it can carry.
+
+    ``codes`` lists them, each optionally with a note: ``"seat_taken (details.free_seats),
+    table_full"`` or ``"match_not_over: seeds are revealed at the end"``. Every code must have
+    this status in ``STATUS_BY_CODE`` (so a response never lists another status's codes); each
+    gets an example body.
+    """
+    names = [part.split(":")[0].split()[0] for part in codes.split(",")]
+    wrong = [name for name in names if STATUS_BY_CODE.get(name) != status]
+    if wrong:
+        raise ValueError(f"not {status} codes: {', '.join(wrong)}")
     return blp.alt_response(
         status,
         schema=ProblemSchema,
         content_type=PROBLEM_CONTENT_TYPE,
         description=f"problem+json; code: {codes}",
-        example={
-            "type": TYPE_PREFIX + code,
-            "title": http.HTTPStatus(status).phrase,
-            "status": status,
-            "detail": "what went wrong, in words",
-            "code": code,
+        examples={
+            name: {"summary": name, "value": problem_example(status, name)} for name in names
         },
     )
+
+
+def problem_example(status: int, code: str) -> dict[str, Any]:
+    """An example problem+json body of ``code`` (the OpenAPI document's)."""
+    return {
+        "type": TYPE_PREFIX + code,
+        "title": http.HTTPStatus(status).phrase,
+        "status": status,
+        "detail": "what went wrong, in words",
+        "code": code,
+    }

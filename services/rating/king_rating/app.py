@@ -47,6 +47,17 @@ def create_app(
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
         JSON_SORT_KEYS=False,
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Ratings of King (Rıfkı) players: each player's Elo rating and "
+                "its history, their finished matches, the all-time ladder, the weekly boards "
+                "(Monday to Monday, Istanbul time) and the archive of finished matches with "
+                "their fairness transcripts. Read-only and public: matches arrive from the game "
+                "service through a queue. Every error is application/problem+json with a "
+                "stable `code` and the `type` https://king.example/problems/<code>, as in the "
+                "game service; see docs/rating.md."
+            }
+        },
     )
     store = store or Store(
         settings.database_url,

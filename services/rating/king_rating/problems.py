@@ -13,8 +13,9 @@ from typing import Any
 
 from king_web import problems as shared
 
-#: Problem types are relative URIs under this prefix; ``docs/rating.md`` lists the codes.
-TYPE_PREFIX = "/problems/"
+#: Problem types share the game service's scheme (``king_web.problems.TYPE_PREFIX`` and the
+#: code); ``docs/rating.md`` lists the codes.
+TYPE_PREFIX = shared.TYPE_PREFIX
 
 #: Stable codes for errors that come from HTTP itself (not from our own checks).
 _CODES_BY_STATUS = {
@@ -44,5 +45,4 @@ problem_response = functools.partial(shared.problem_response, TYPE_PREFIX)
 
 
 class ProblemApi(shared.ProblemApi):
-    TYPE_PREFIX = TYPE_PREFIX
     CODES_BY_STATUS = _CODES_BY_STATUS

@@ -36,7 +36,7 @@ PRIOR_AVERAGE: Final = 1.5
 #: Ranked matches needed in a week to be listed on its board.
 MIN_MATCHES: Final = 5
 
-_LABEL = re.compile(r"^(\d{4})-W(\d{2})$")
+_LABEL = re.compile(r"^([0-9]{4})-W([0-9]{2})$")  # ASCII digits (\d: any digit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +80,9 @@ def parse_week_label(label: str) -> Week:
         raise ValueError(f"not a week label like 2026-W49: {label!r}")
     try:
         monday = date.fromisocalendar(int(found[1]), int(found[2]), 1)
-    except ValueError as exc:
+        return _week_from_monday(monday)
+    except (ValueError, OverflowError) as exc:  # overflow: a week that ends after year 9999
         raise ValueError(f"no such ISO week: {label!r}") from exc
-    return _week_from_monday(monday)
 
 
 def points_x2(places: Sequence[int], forfeited: Sequence[bool]) -> list[int]:

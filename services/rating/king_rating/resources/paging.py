@@ -23,12 +23,12 @@ class PageArgsSchema(ma.Schema):
     page = QueryInteger(
         load_default=1,
         validate=validate.Range(min=1, max=MAX_PAGE),
-        metadata={"description": "1-based page number"},
+        metadata={"description": "1-based page number", "example": 1},
     )
     page_size = QueryInteger(
         load_default=DEFAULT_PAGE_SIZE,
         validate=validate.Range(min=1, max=MAX_PAGE_SIZE),
-        metadata={"description": f"items per page (1-{MAX_PAGE_SIZE})"},
+        metadata={"description": f"items per page (1-{MAX_PAGE_SIZE})", "example": 20},
     )
 
 

@@ -19,7 +19,8 @@ from king_game.limits import (
     login_limit,
     signup_limit,
 )
-from king_game.problems import problem_doc
+from king_game.problems import PUBLIC, problem_doc
+from king_game.resources import examples
 from king_game.resources.accounts.schemas import (
     AccountCreateSchema,
     AccountSchema,
@@ -45,8 +46,9 @@ class AccountsView(MethodView):
         limiter.limit(signup_limit, key_func=address_key, deduct_when=counts_against_limit)
     ]
 
-    @blp.arguments(AccountCreateSchema)
-    @blp.response(201, TokenSchema)
+    @blp.doc(**PUBLIC)
+    @blp.arguments(AccountCreateSchema, example=examples.SIGN_UP)
+    @blp.response(201, TokenSchema, example=examples.TOKEN)
     @problem_doc(blp, 409, "name_taken")
     @problem_doc(blp, 422, "validation_failed")
     @problem_doc(blp, 429, "rate_limited")
@@ -64,8 +66,9 @@ class TokensView(MethodView):
         limiter.limit(login_account_limit, key_func=login_account_key, deduct_when=is_failed_login),
     ]
 
-    @blp.arguments(LoginSchema)
-    @blp.response(201, TokenSchema)
+    @blp.doc(**PUBLIC)
+    @blp.arguments(LoginSchema, example=examples.LOG_IN)
+    @blp.response(201, TokenSchema, example=examples.TOKEN)
     @problem_doc(blp, 401, "invalid_credentials")
     @problem_doc(blp, 422, "validation_failed")
     @problem_doc(blp, 429, "rate_limited")
@@ -89,7 +92,7 @@ class CurrentTokenView(MethodView):
 
 @blp.route("/me")
 class MeView(MethodView):
-    @blp.response(200, AccountSchema)
+    @blp.response(200, AccountSchema, example=examples.ACCOUNT)
     @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """The caller's account."""

@@ -4,14 +4,20 @@ import marshmallow as ma
 from king_web.jsonbody import StrictBoolean
 from marshmallow import validate
 
-from king_game.names import Name
+from king_game.names import NAME_PATTERN, Name
+
+NAME_DOC = (
+    "1-40 characters once normalised (Unicode NFC, trimmed, one space between words); no "
+    "control, invisible, direction, private-use or unassigned characters. The pattern is a "
+    "safe subset of what the server takes."
+)
 
 
 class AccountCreateSchema(ma.Schema):
     name = Name(
         required=True,
         validate=validate.Length(min=1, max=40),
-        metadata={"example": "Ayşe"},
+        metadata={"example": "Ayşe", "pattern": NAME_PATTERN, "description": NAME_DOC},
     )
     password = ma.fields.String(
         load_default=None,
@@ -24,7 +30,11 @@ class AccountCreateSchema(ma.Schema):
 
 
 class LoginSchema(ma.Schema):
-    name = Name(required=True, validate=validate.Length(min=1, max=40))
+    name = Name(
+        required=True,
+        validate=validate.Length(min=1, max=40),
+        metadata={"example": "Ayşe", "pattern": NAME_PATTERN, "description": NAME_DOC},
+    )
     password = ma.fields.String(required=True, validate=validate.Length(min=1, max=200))
 
 

@@ -9,6 +9,8 @@ from flask.views import MethodView
 from king_web.jsonbody import Blueprint
 
 from king_game.context import game
+from king_game.problems import PUBLIC
+from king_game.resources import examples
 from king_game.resources.health.schemas import HealthSchema
 
 blp = Blueprint("health", __name__, description="Health and readiness")
@@ -20,7 +22,8 @@ READY_DB_WAIT_S = 1.0
 
 @blp.route("/healthz")
 class HealthView(MethodView):
-    @blp.response(200, HealthSchema)
+    @blp.doc(**PUBLIC)
+    @blp.response(200, HealthSchema, example=examples.HEALTHY)
     def get(self) -> dict[str, Any]:
         """The process is up."""
         return {"status": "ok", "checks": {}}
@@ -28,8 +31,17 @@ class HealthView(MethodView):
 
 @blp.route("/readyz")
 class ReadyView(MethodView):
-    @blp.response(200, HealthSchema)
-    @blp.alt_response(503, schema=HealthSchema, description="a dependency is down")
+    @blp.doc(**PUBLIC)
+    @blp.response(200, HealthSchema, example=examples.READY)
+    @blp.alt_response(
+        503,
+        schema=HealthSchema,
+        description="a dependency is down",
+        example={
+            "status": "unavailable",
+            "checks": {"redis": "ok", "postgres": "down: PoolTimeout"},
+        },
+    )
     def get(self) -> Any:
         """Redis and Postgres are reachable."""
         context = game()

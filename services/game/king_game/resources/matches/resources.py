@@ -15,7 +15,8 @@ from king_web.jsonbody import Blueprint
 from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
 from king_game import render
 from king_game.context import current_account, current_player, game
-from king_game.problems import Problem, problem_doc
+from king_game.problems import PUBLIC, Problem, problem_doc
+from king_game.resources import examples
 from king_game.resources.matches.schemas import (
     EventsQuerySchema,
     EventsSchema,
@@ -31,12 +32,33 @@ from king_match import MatchRecord
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Playing a match")
 
-MOVE_ERRORS = (
-    "not_your_turn, wrong_phase, match_over, stale_version, seat_forfeited (409); "
-    "illegal_card (details.rule), card_not_in_hand, contract_unavailable (details.allowed), "
-    "bad_move, bad_card, unknown_contract, trump_required, trump_not_allowed, "
-    "idempotency_key_reused (422)"
+MOVE_CONFLICTS = (
+    "not_your_turn, wrong_phase, match_over, match_not_started, "
+    "stale_version (current_version), seat_forfeited"
 )
+MOVE_REFUSALS = (
+    "validation_failed, illegal_card (details.rule), card_not_in_hand, "
+    "contract_unavailable (details.allowed), bad_move, bad_card, bad_suit, unknown_contract, "
+    "trump_required, trump_not_allowed, idempotency_key_reused"
+)
+
+#: The ``Idempotency-Key`` request header, as the writes that take it document it (what
+#: ``checked_idempotency_key`` accepts; HTTP drops a value's outer spaces).
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "description": "A key of your choice for this request (1-128 printable characters): a "
+    "retry with the same key and request gets the first answer again and never applies "
+    "twice; the same key with another request is 422 idempotency_key_reused.",
+    "schema": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 128,
+        "pattern": "^[!-~]([ -~]*[!-~])?$",
+    },
+    "example": "3f6c1e0a-move-41",
+}
 
 
 def _my_seat(record: MatchRecord, player_id: str) -> int:
@@ -71,9 +93,9 @@ def move_of(body: dict[str, Any]) -> Move:
     return contract_move(body["contract"], body["trump"])
 
 
-@blp.route("/matches/<match_id>")
+@blp.route("/matches/<match_id>", parameters=examples.MATCH_PATH)
 class MatchView(MethodView):
-    @blp.response(200, MatchSchema)
+    @blp.response(200, MatchSchema, example=examples.MATCH)
     @blp.alt_response(304, description="Not modified (If-None-Match matched the ETag)")
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
@@ -97,40 +119,21 @@ class MatchView(MethodView):
         return body, 200, {"ETag": etag, "Cache-Control": "private, no-cache"}
 
 
-@blp.route("/matches/<match_id>/moves")
+@blp.route("/matches/<match_id>/moves", parameters=examples.MATCH_PATH)
 class MovesView(MethodView):
     # A player's moves are counted by the match store itself (``GAME_RATE_MOVES``), in the
     # same Redis round trip that loads the match, instead of by Flask-Limiter (which costs a
     # round trip and a sixth of the service's CPU at full load; see docs/benchmarks-api.md):
     # the limiter skips them (``king_game.limits``). Moves without a valid token it limits.
 
+    @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(MoveSchema(), example={"card": "QH", "version": 41})
-    @blp.response(
-        200,
-        MoveResultSchema,
-        example={
-            "match_id": "0b7a3d9e-8f7c-4c1e-bb6a-5d1f3e2a9c10",
-            "version": 42,
-            "seat": 2,
-            "move": "QH",
-            "events": [
-                {
-                    "seq": 118,
-                    "v": 42,
-                    "type": "card_played",
-                    "hand": 3,
-                    "trick": 5,
-                    "seat": 2,
-                    "card": "QH",
-                }
-            ],
-        },
-    )
+    @blp.response(200, MoveResultSchema, example=examples.MOVED)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
     @problem_doc(blp, 404, "not_found")
-    @problem_doc(blp, 409, MOVE_ERRORS)
-    @problem_doc(blp, 422, "validation_failed, illegal_card, contract_unavailable")
+    @problem_doc(blp, 409, MOVE_CONFLICTS)
+    @problem_doc(blp, 422, MOVE_REFUSALS)
     @problem_doc(blp, 429, "rate_limited")
     def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Choose a contract (with trump for Koz) or play a card.
@@ -155,13 +158,16 @@ class MovesView(MethodView):
         return result.to_dict()
 
 
-@blp.route("/matches/<match_id>/resign")
+@blp.route("/matches/<match_id>/resign", parameters=examples.MATCH_PATH)
 class ResignView(MethodView):
-    @blp.arguments(ResignSchema)
-    @blp.response(200, MoveResultSchema)
+    @blp.doc(parameters=[IDEMPOTENCY_KEY])
+    @blp.arguments(ResignSchema, required=False, example={"version": 41})
+    @blp.response(200, MoveResultSchema, example=examples.RESIGNED)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
-    @problem_doc(blp, 409, "match_over, stale_version, seat_forfeited")
+    @problem_doc(blp, 404, "not_found")
+    @problem_doc(blp, 409, "match_over, match_not_started, stale_version, seat_forfeited")
+    @problem_doc(blp, 422, "validation_failed, idempotency_key_reused")
     def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Resign. Live: you are ranked last and a bot finishes your seat. Against the
         computer: the match ends (aborted)."""
@@ -174,10 +180,10 @@ class ResignView(MethodView):
         return result.to_dict()
 
 
-@blp.route("/matches/<match_id>/events")
+@blp.route("/matches/<match_id>/events", parameters=examples.MATCH_PATH)
 class EventsView(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
-    @blp.response(200, EventsSchema)
+    @blp.response(200, EventsSchema, example=examples.EVENTS)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 404, "not_found")
     def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
@@ -203,10 +209,15 @@ def _page(events: list[dict[str, Any]], after: int) -> dict[str, Any]:
     }
 
 
-@blp.route("/matches/<match_id>/stream")
+@blp.route("/matches/<match_id>/stream", parameters=examples.MATCH_PATH)
 class StreamView(MethodView):
     @blp.arguments(StreamQuerySchema(), location="query")
-    @blp.response(200, EventsSchema, content_type="application/x-ndjson")
+    @blp.response(
+        200,
+        {"type": "string", "description": "NDJSON: one JSON object a line"},
+        content_type="application/x-ndjson",
+        example=examples.STREAM,
+    )
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 404, "not_found")
     def get(self, query: dict[str, Any], match_id: str) -> Response:
@@ -297,9 +308,10 @@ class StreamView(MethodView):
         )
 
 
-@blp.route("/matches/<match_id>/fairness")
+@blp.route("/matches/<match_id>/fairness", parameters=examples.MATCH_PATH)
 class FairnessView(MethodView):
-    @blp.response(200, TranscriptSchema)
+    @blp.doc(**PUBLIC)
+    @blp.response(200, TranscriptSchema, example=examples.TRANSCRIPT)
     @problem_doc(blp, 404, "not_found")
     @problem_doc(blp, 409, "match_not_over: seeds are revealed at the end")
     def get(self, match_id: str) -> dict[str, Any]:
@@ -310,7 +322,7 @@ class FairnessView(MethodView):
 
 @blp.route("/me/matches")
 class MyMatchesView(MethodView):
-    @blp.response(200, MyMatchesSchema)
+    @blp.response(200, MyMatchesSchema, example=examples.MY_MATCHES)
     @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """Your active matches (where it is your turn first, then the nearest deadline) and

@@ -1,27 +1,82 @@
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import marshmallow as ma
 from king_web.jsonbody import QueryInteger
 from marshmallow import validate
 
 from king_game.resources.tables.schemas import TableSchema
 
+# What the engine parses (``king_engine.parse_card``, ``parse_contract``, ``parse_move``): codes
+# in either case, around spaces ignored, 10 for T.
+_CARD = r"(10|[2-9TJQKAtjqka])[CDHScdhs]"
+_PENALTY = "(tricks|hearts|queens|boys|last_two|king_of_hearts)"
+CARD_PATTERN = rf"^\s*{_CARD}\s*$"
+CONTRACT_PATTERN = rf"^\s*({_PENALTY}|trump)\s*$"
+MOVE_PATTERN = rf"^\s*({_CARD}|{_PENALTY}(\s*:\s*)?|trump\s*:\s*[CDHScdhs])\s*$"
+
+
+def _one_of(given: str, properties: dict[str, Any]) -> dict[str, Any]:
+    """A ``oneOf`` branch: ``given`` (and what ``properties`` requires), the other two of move,
+    card and contract left out or null."""
+    others = {name: {"type": "null"} for name in ("move", "card", "contract") if name != given}
+    required = [name for name, spec in properties.items() if spec.get("type") == "string"]
+    return {"required": required, "properties": {**others, **properties}}
+
 
 class MoveSchema(ma.Schema):
     """Exactly one of ``move``, ``card`` or ``contract``."""
 
+    class Meta:
+        # The document's form of ``exactly_one`` below and of the engine's trump rule (a null
+        # counts as left out).
+        openapi: ClassVar[dict[str, Any]] = {
+            "description": "Exactly one of move, card or contract (a string; null counts as "
+            "left out), optionally with the version you saw. trump goes with contract=trump "
+            "only.",
+            "oneOf": [
+                _one_of("move", {"move": {"type": "string"}}),
+                _one_of("card", {"card": {"type": "string"}}),
+                _one_of(
+                    "contract",
+                    {
+                        "contract": {"type": "string", "pattern": rf"^\s*{_PENALTY}\s*$"},
+                        "trump": {"type": "null"},
+                    },
+                ),
+                _one_of(
+                    "contract",
+                    {
+                        "contract": {"type": "string", "pattern": r"^\s*trump\s*$"},
+                        "trump": {"type": "string"},
+                    },
+                ),
+            ],
+        }
+
     move = ma.fields.String(
         load_default=None,
         validate=validate.Length(min=1, max=16),
-        metadata={"description": "text form: a card (QH), a contract (queens) or trump:S"},
+        metadata={
+            "description": "text form: a card (QH), a contract (queens) or trump:S",
+            "pattern": MOVE_PATTERN,
+            "example": "queens",
+        },
     )
     card = ma.fields.String(
-        load_default=None, validate=validate.Length(min=2, max=3), metadata={"example": "QH"}
+        load_default=None,
+        validate=validate.Length(min=2, max=3),
+        metadata={"example": "QH", "pattern": CARD_PATTERN},
     )
     contract = ma.fields.String(
         load_default=None,
         validate=validate.Length(min=1, max=16),
-        metadata={"description": "tricks, hearts, queens, boys, last_two, king_of_hearts, trump"},
+        metadata={
+            "description": "tricks, hearts, queens, boys, last_two, king_of_hearts, trump",
+            "pattern": CONTRACT_PATTERN,
+            "example": "trump",
+        },
     )
     trump = ma.fields.String(
         load_default=None,
@@ -119,11 +174,18 @@ class MatchSchema(TableSchema):
 
 
 class EventsQuerySchema(ma.Schema):
-    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=2**53))
+    after = QueryInteger(
+        load_default=0,
+        validate=validate.Range(min=0, max=2**53),
+        metadata={"description": "the last seq you have read (0: from the start)", "example": 12},
+    )
     wait = ma.fields.Float(
         load_default=0,
         validate=validate.Range(min=0, max=25),
-        metadata={"description": "seconds to wait for a new event (long-poll), at most 25"},
+        metadata={
+            "description": "seconds to wait for a new event (long-poll), at most 25",
+            "example": 20,
+        },
     )
 
 
@@ -140,12 +202,19 @@ class EventsSchema(ma.Schema):
 
 
 class StreamQuerySchema(ma.Schema):
-    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=2**53))
+    after = QueryInteger(
+        load_default=0,
+        validate=validate.Range(min=0, max=2**53),
+        metadata={"description": "the last seq you have read (0: from the start)", "example": 12},
+    )
     turns = ma.fields.Boolean(
         truthy={"true"},
         falsy={"false"},
         load_default=False,
-        metadata={"description": "also send a private `your_turn` line with your view"},
+        metadata={
+            "description": "also send a private `your_turn` line with your view",
+            "example": True,
+        },
     )
 
 

@@ -9,6 +9,8 @@ from king_web.jsonbody import Blueprint
 
 from king_engine import CONTRACTS, RULESETS, format_card
 from king_game.context import game
+from king_game.problems import PUBLIC
+from king_game.resources import examples
 from king_game.resources.rules.schemas import RulesSchema
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="The rules as data")
@@ -16,7 +18,8 @@ blp = Blueprint("rules", __name__, url_prefix="/v1", description="The rules as d
 
 @blp.route("/rules")
 class RulesView(MethodView):
-    @blp.response(200, RulesSchema)
+    @blp.doc(**PUBLIC)
+    @blp.response(200, RulesSchema, example=examples.RULES)
     def get(self) -> dict[str, Any]:
         """What a client needs to know to play: public, no token needed."""
         clocks = game().settings.match.clocks

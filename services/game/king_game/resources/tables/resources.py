@@ -10,6 +10,7 @@ from king_web.jsonbody import Blueprint
 from king_game import render
 from king_game.context import current_account, current_player, game
 from king_game.problems import Problem, problem_doc
+from king_game.resources import examples
 from king_game.resources.tables.schemas import (
     JoinSchema,
     LobbySchema,
@@ -24,15 +25,15 @@ blp = Blueprint("tables", __name__, url_prefix="/v1", description="Tables, seats
 
 @blp.route("/tables")
 class TablesView(MethodView):
-    @blp.response(200, LobbySchema)
+    @blp.response(200, LobbySchema, example=examples.LOBBY)
     @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """The lobby: live tables that wait for players, oldest first."""
         current_account()
         return {"tables": [render.table(r) for r in game().store.lobby()]}
 
-    @blp.arguments(TableCreateSchema, example={"mode": "computer", "hands": 8, "level": "medium"})
-    @blp.response(201, TableSchema)
+    @blp.arguments(TableCreateSchema, example=examples.NEW_TABLE)
+    @blp.response(201, TableSchema, example=examples.TABLE)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 422, "validation_failed, bad_table, seed_before_commit")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -56,9 +57,9 @@ class TablesView(MethodView):
         return render.table(record)
 
 
-@blp.route("/tables/<table_id>")
+@blp.route("/tables/<table_id>", parameters=examples.TABLE_PATH)
 class TableView(MethodView):
-    @blp.response(200, TableSchema)
+    @blp.response(200, TableSchema, example=examples.TABLE)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 404, "not_found")
     def get(self, table_id: str) -> dict[str, Any]:
@@ -68,11 +69,12 @@ class TableView(MethodView):
         return render.table(record)
 
 
-@blp.route("/tables/<table_id>/seats")
+@blp.route("/tables/<table_id>/seats", parameters=examples.TABLE_PATH)
 class SeatsView(MethodView):
-    @blp.arguments(JoinSchema)
-    @blp.response(201, SeatedSchema)
+    @blp.arguments(JoinSchema, required=False, example=examples.TAKE_SEAT)
+    @blp.response(201, SeatedSchema, example=examples.SEATED)
     @problem_doc(blp, 401, "unauthenticated")
+    @problem_doc(blp, 403, "forbidden: a computer table's one human seat is its creator's")
     @problem_doc(blp, 404, "not_found")
     @problem_doc(blp, 409, "seat_taken, table_full, already_seated")
     @problem_doc(blp, 422, "validation_failed, bad_seed")
@@ -82,18 +84,19 @@ class SeatsView(MethodView):
         Make the seed after you have read the table's ``server_commit`` (from its creation,
         ``GET /v1/tables/{id}`` or the lobby), and keep both to verify the deal at the end.
         """
+        player = current_player()  # a request without a token is 401 before anything else
         record, _ = game().store.load(table_id)
-        if record.mode != "live" and record.creator_id != current_player().player_id:
+        if record.mode != "live" and record.creator_id != player.player_id:
             raise Problem("forbidden", "a computer table has one human seat: its creator's")
         record, seat = game().store.join(
-            table_id, current_player(), seat=body["seat"], client_seed=body["client_seed"]
+            table_id, player, seat=body["seat"], client_seed=body["client_seed"]
         )
         return {"seat": seat, "table": render.table(record)}
 
 
-@blp.route("/tables/<table_id>/seats/me")
+@blp.route("/tables/<table_id>/seats/me", parameters=examples.TABLE_PATH)
 class MySeatView(MethodView):
-    @blp.response(200, TableSchema)
+    @blp.response(200, TableSchema, example=examples.LEFT_TABLE)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "not_seated")
     @problem_doc(blp, 409, "table_started")

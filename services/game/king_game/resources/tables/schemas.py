@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import marshmallow as ma
 from king_web.jsonbody import StrictBoolean
@@ -35,6 +35,22 @@ class SeatSchema(ma.Schema):
 
 
 class TableCreateSchema(ma.Schema):
+    class Meta:
+        # The document's form of the rulesets' lengths (``king_engine.RULESETS``: classic20
+        # plays 20 hands only; else 422 bad_table).
+        openapi: ClassVar[dict[str, Any]] = {
+            "description": "A new table; nobody sits yet. Keep server_commit, then sit with "
+            "your client_seed through POST /tables/{id}/seats. A client_seed here is 422 "
+            "seed_before_commit. The classic20 ruleset plays 20 hands only.",
+            "anyOf": [
+                {"properties": {"ruleset": {"const": "standard"}}},
+                {
+                    "required": ["ruleset", "hands"],
+                    "properties": {"ruleset": {"const": "classic20"}, "hands": {"const": 20}},
+                },
+            ],
+        }
+
     mode = ma.fields.String(
         required=True,
         validate=validate.OneOf(["live", "computer"]),
@@ -61,9 +77,10 @@ class TableCreateSchema(ma.Schema):
     sit = StrictBoolean(
         load_default=False,
         metadata={
+            "enum": [False],
             "description": "only false: creating a table never seats you. Read server_commit, "
             "then POST /tables/{id}/seats with your seed (a computer table starts then); "
-            "true: 422 seed_before_commit"
+            "true: 422 seed_before_commit",
         },
     )
 

@@ -8,6 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from king_rating.problems import Problem
+from king_rating.resources import examples
 from king_rating.resources.context import ctx
 from king_rating.resources.health.schemas import HealthSchema, ReadySchema
 
@@ -16,7 +17,7 @@ blp = Blueprint("health", __name__, description="Probes")
 
 @blp.route("/healthz")
 class Health(MethodView):
-    @blp.response(200, HealthSchema)
+    @blp.response(200, HealthSchema, example=examples.HEALTHY)
     def get(self) -> dict[str, Any]:
         """Liveness: the process is up (touches no dependency)."""
         return {"status": "ok"}
@@ -24,7 +25,7 @@ class Health(MethodView):
 
 @blp.route("/readyz")
 class Ready(MethodView):
-    @blp.response(200, ReadySchema)
+    @blp.response(200, ReadySchema, example=examples.READY)
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self) -> dict[str, Any]:
         """Readiness: Postgres answers with every migration applied, and Redis answers."""

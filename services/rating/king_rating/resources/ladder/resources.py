@@ -7,6 +7,7 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from king_rating.resources import examples
 from king_rating.resources.context import ctx, now
 from king_rating.resources.ladder.schemas import LadderPageSchema
 from king_rating.resources.paging import PageArgsSchema
@@ -17,7 +18,7 @@ blp = Blueprint("ladder", __name__, url_prefix="/ladder", description="All-time 
 @blp.route("")
 class Ladder(MethodView):
     @blp.arguments(PageArgsSchema, location="query")
-    @blp.response(200, LadderPageSchema)
+    @blp.response(200, LadderPageSchema, example=examples.LADDER)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, args: dict[str, int]) -> Any:
         """Players with 15+ rated matches and a rated match in the last 30 days."""

@@ -7,6 +7,7 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from king_rating.resources import examples
 from king_rating.resources.context import ctx
 from king_rating.resources.paging import PageArgsSchema
 from king_rating.resources.players.schemas import (
@@ -18,19 +19,19 @@ from king_rating.resources.players.schemas import (
 blp = Blueprint("players", __name__, url_prefix="/players", description="Players' ratings")
 
 
-@blp.route("/<string:player_id>/rating")
+@blp.route("/<string:player_id>/rating", parameters=examples.PLAYER_PATH)
 class PlayerRating(MethodView):
-    @blp.response(200, RatingSchema)
+    @blp.response(200, RatingSchema, example=examples.RATING)
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, player_id: str) -> dict[str, Any]:
         """A player's current rating (provisional below 15 rated matches)."""
         return ctx().store.player(player_id)
 
 
-@blp.route("/<string:player_id>/rating-history")
+@blp.route("/<string:player_id>/rating-history", parameters=examples.PLAYER_PATH)
 class PlayerRatingHistory(MethodView):
     @blp.arguments(PageArgsSchema, location="query")
-    @blp.response(200, RatingHistoryPageSchema)
+    @blp.response(200, RatingHistoryPageSchema, example=examples.RATING_HISTORY)
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, args: dict[str, int], player_id: str) -> Any:
@@ -38,10 +39,10 @@ class PlayerRatingHistory(MethodView):
         return ctx().store.rating_history(player_id, args["page"], args["page_size"])
 
 
-@blp.route("/<string:player_id>/matches")
+@blp.route("/<string:player_id>/matches", parameters=examples.PLAYER_PATH)
 class PlayerMatches(MethodView):
     @blp.arguments(PageArgsSchema, location="query")
-    @blp.response(200, PlayerMatchPageSchema)
+    @blp.response(200, PlayerMatchPageSchema, example=examples.PLAYER_MATCHES)
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, args: dict[str, int], player_id: str) -> Any:

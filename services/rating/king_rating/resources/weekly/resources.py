@@ -9,6 +9,7 @@ from flask_smorest import Blueprint
 
 from king_rating import weekly
 from king_rating.problems import Problem
+from king_rating.resources import examples
 from king_rating.resources.context import ctx, now
 from king_rating.resources.weekly.schemas import (
     BoardSchema,
@@ -24,6 +25,22 @@ blp = Blueprint(
     url_prefix="/weekly",
     description="Weekly boards (Monday 00:00 to Monday 00:00, Istanbul time)",
 )
+
+
+#: The ``week`` path parameter as ``_week`` reads it: ``current`` or an ISO week label. The
+#: pattern names weeks every year has; anything else, and a W53 the year does not have, is 400
+#: ``invalid_week``.
+WEEK_PARAMETER = {
+    "in": "path",
+    "name": "week",
+    "description": "current, or an ISO week label YYYY-Www (2026-W49); W53 too in a year "
+    "that has 53 ISO weeks (2026-W53). Anything else is 400 invalid_week.",
+    "schema": {
+        "type": "string",
+        "pattern": "^(current|2[0-9]{3}-W(0[1-9]|[1-4][0-9]|5[0-2]))$",
+    },
+    "example": "2026-W49",
+}
 
 
 def _week(label: str) -> weekly.Week:
@@ -53,7 +70,7 @@ def _board(week: weekly.Week, args: dict[str, int]) -> dict[str, Any]:
 @blp.route("/current")
 class CurrentBoard(MethodView):
     @blp.arguments(PageArgsSchema, location="query")
-    @blp.response(200, BoardSchema)
+    @blp.response(200, BoardSchema, example=examples.BOARD)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def get(self, args: dict[str, int]) -> dict[str, Any]:
         """The current week's board, best first."""
@@ -62,7 +79,7 @@ class CurrentBoard(MethodView):
 
 @blp.route("/current/reset")
 class CurrentReset(MethodView):
-    @blp.response(200, ResetSchema)
+    @blp.response(200, ResetSchema, example=examples.RESET)
     def get(self) -> dict[str, Any]:
         """When the current week ends and a new board starts."""
         moment = now()
@@ -74,10 +91,10 @@ class CurrentReset(MethodView):
         }
 
 
-@blp.route("/<string:week>")
+@blp.route("/<string:week>", parameters=[WEEK_PARAMETER])
 class WeekBoard(MethodView):
     @blp.arguments(PageArgsSchema, location="query")
-    @blp.response(200, BoardSchema)
+    @blp.response(200, BoardSchema, example=examples.BOARD)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -86,10 +103,13 @@ class WeekBoard(MethodView):
         return _board(_week(week), args)
 
 
-@blp.route("/<string:week>/players/<string:player_id>")
+@blp.route(
+    "/<string:week>/players/<string:player_id>",
+    parameters=[WEEK_PARAMETER, *examples.PLAYER_PATH],
+)
 class PlayerRank(MethodView):
     @blp.arguments(RankArgsSchema, location="query")
-    @blp.response(200, RankSchema)
+    @blp.response(200, RankSchema, example=examples.RANK)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")

@@ -50,7 +50,7 @@ class RankArgsSchema(ma.Schema):
     neighbours = QueryInteger(
         load_default=2,
         validate=validate.Range(min=0, max=25),
-        metadata={"description": "players shown on each side"},
+        metadata={"description": "players shown on each side", "example": 2},
     )
 
 
