@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import string
 import struct
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -46,12 +47,14 @@ def match_id_bytes(match_id: str | uuid.UUID) -> bytes:
 
 def parse_seed(text: str) -> bytes:
     """A client seed: exactly 64 hex characters (32 bytes)."""
-    if not isinstance(text, str) or len(text) != 2 * SEED_BYTES:
+    # bytes.fromhex alone would skip spaces: 64 characters could then be fewer than 32 bytes.
+    if (
+        not isinstance(text, str)
+        or len(text) != 2 * SEED_BYTES
+        or not all(c in string.hexdigits for c in text)
+    ):
         raise BadInput("bad_seed", "a seed is 64 hexadecimal characters (32 bytes)")
-    try:
-        return bytes.fromhex(text)
-    except ValueError as exc:
-        raise BadInput("bad_seed", "a seed is 64 hexadecimal characters (32 bytes)") from exc
+    return bytes.fromhex(text)
 
 
 def server_commit(match_id: str | uuid.UUID, server_seed: bytes) -> str:

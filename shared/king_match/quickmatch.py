@@ -46,7 +46,7 @@ from redis.exceptions import RedisError
 
 from . import fairness
 from .errors import MatchError
-from .store import MatchStore, Player
+from .store import MatchStore, Player, check_client_seed
 
 #: How long an ended state (dropped, missed, left, matched) stays readable.
 _ENDED_TTL_S = 3600
@@ -435,6 +435,8 @@ class QuickMatch:
     def confirm(self, player: Player, client_seed: str | None) -> tuple[dict[str, str], int]:
         """Take the seat held for ``player`` at their found table with their client seed;
         the fourth confirmation starts the match. Returns (state, table version)."""
+        if client_seed is not None:
+            check_client_seed(client_seed)  # a bad seed is bad_seed, whatever the state
         state = self.status(player.player_id)
         if state.get("state") != "found":
             raise MatchError("no_table_found", "no table is waiting for your confirmation")

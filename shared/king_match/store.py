@@ -1481,6 +1481,11 @@ def _with_fairness(message: FinishedMatch, transcript: dict[str, Any]) -> Finish
     )
 
 
+def check_client_seed(client_seed: str) -> None:
+    """``bad_seed`` unless ``client_seed`` is 64 hex characters (the rule ``join`` applies)."""
+    _seed_of(client_seed)
+
+
 def _seed_of(client_seed: str | None) -> tuple[str, str]:
     if client_seed is None:
         return fairness.draw_client_seed(), "server"

@@ -6,7 +6,8 @@ flat objects, so ``loads_body`` refuses anything nested deeper than ``MAX_DEPTH`
 like malformed JSON), and ``Blueprint`` makes every ``@blp.arguments`` body go through it.
 
 The body schemas type their fields strictly: ``StrictBoolean`` takes only ``true`` or
-``false``, and ``Integer(strict=True)`` only integers (never ``"1"``, ``2.9`` or ``true``).
+``false``, and ``StrictInteger`` only integers (never ``"1"``, ``2.9`` or ``true``; ``2.0`` is
+the integer 2, as JSON Schema counts it, so the OpenAPI document's ``integer`` is exact).
 Query strings are text by nature: ``QueryInteger`` takes decimal digits only (Python's ``int``
 would also read ``" 5"``, ``"+5"`` and ``"5_0"``).
 """
@@ -91,6 +92,22 @@ class StrictBoolean(ma.fields.Boolean):
         if value is True or value is False:
             return value
         raise self.make_error("invalid", input=value)
+
+
+class StrictInteger(ma.fields.Integer):
+    """A JSON integer: ``2`` or ``2.0`` (a number without a fraction, as JSON Schema's
+    ``integer``), never ``"2"``, ``2.5`` or ``true``."""
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: typing.Mapping[str, Any] | None, **kwargs: Any
+    ) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid", input=value)
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise self.make_error("invalid", input=value)
+            value = int(value)
+        return typing.cast(int, super()._deserialize(value, attr, data, **kwargs))
 
 
 _DIGITS = re.compile(r"-?[0-9]{1,20}")

@@ -110,7 +110,9 @@ def test_fast_shuffle_falls_back_when_a_draw_is_rejected(monkeypatch: pytest.Mon
 
 def test_seeds_must_be_64_hex_characters() -> None:
     assert deal.parse_seed("ab" * 32) == bytes([0xAB]) * 32
-    for bad in ("ab" * 31, "zz" * 32, "", "ab" * 33):
+    # 64 characters with spaces: bytes.fromhex skips them, so it would be fewer than 32 bytes.
+    spaced = "ab " * 21 + " "
+    for bad in ("ab" * 31, "zz" * 32, "", "ab" * 33, spaced, "ab" * 31 + "\u0661\u0662"):
         with pytest.raises(BadInput) as err:
             deal.parse_seed(bad)
         assert err.value.code == "bad_seed"

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 import unicodedata
 import uuid
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from king_game.names import normalise_name
+from king_game.names import NAME_PATTERN, REFUSED_RANGES, normalise_name
 
 from .conftest import make_settings
 from .helpers import client_at, signup, start_live_match
@@ -208,7 +209,35 @@ def test_the_normal_form_is_stable_and_shows_no_hidden_characters(raw):
         return
     assert normalise_name(name) == name
     assert name == name.strip() and "  " not in name
-    assert all(unicodedata.category(c)[0] not in "C" for c in name)
+    refused = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+    assert all(unicodedata.category(c) not in refused for c in name)
+
+
+def test_the_refused_ranges_are_the_refused_categories():
+    """The documented pattern is built from ``REFUSED_RANGES``: they must be exactly the
+    code points of the refused categories in this Python's Unicode database."""
+    refused = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+    expected = [cp for cp in range(0x110000) if unicodedata.category(chr(cp)) in refused]
+    listed = [cp for first, last in REFUSED_RANGES for cp in range(first, last + 1)]
+    assert listed == expected
+
+
+@given(st.text(max_size=12))
+@hypothesis_settings(max_examples=500, deadline=None)
+@example("Ayşe Öztürk")
+@example("  a  ")
+@example(" ")
+@example("a\u200bb")
+@example("x\U000e0041")
+@example("\u0378x")
+def test_the_documented_pattern_is_the_servers_rule(raw):
+    """A name matches ``NAME_PATTERN`` exactly when ``normalise_name`` takes it."""
+    try:
+        normalise_name(raw)
+        taken = True
+    except ValueError:
+        taken = False
+    assert (re.fullmatch(NAME_PATTERN, raw) is not None) == taken
 
 
 def test_a_guest_is_marked_as_one_on_its_seat_and_in_the_events(client):

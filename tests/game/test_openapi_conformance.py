@@ -44,4 +44,4 @@ def test_a_nul_in_a_name_is_a_422_not_a_server_error(settings: Settings) -> None
     for path in ("/v1/accounts", "/v1/tokens"):
         answer = client.post(path, json={"name": "Ay\x00şe", "password": "correct horse"})
         assert answer.status_code == 422, path
-        assert answer.get_json()["errors"] == {"name": ["must not contain NUL characters"]}
+        assert list(answer.get_json()["errors"]) == ["name"], path

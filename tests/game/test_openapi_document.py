@@ -110,7 +110,8 @@ def test_each_error_response_lists_only_codes_of_its_status(client: FlaskClient)
 
 def test_every_operation_has_request_and_response_examples(client: FlaskClient) -> None:
     spec = client.get("/openapi.json").get_json()
-    assert example_gaps(spec) == []
+    gaps = example_gaps(spec)
+    assert gaps == [], "\n".join(gaps)
 
 
 def test_problem_types_use_the_scheme_all_services_share(client: FlaskClient) -> None:

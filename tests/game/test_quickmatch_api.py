@@ -182,7 +182,7 @@ def test_refusals_are_clear_and_change_nothing(qc: FlaskClient) -> None:
     other = join(qc, me, hands=12)
     assert other.status_code == 409 and other.get_json()["code"] == "already_queued"
     seed = qc.post("/v1/quickmatch/confirm", json={"client_seed": "zz"}, headers=me["headers"])
-    assert seed.status_code == 422 and seed.get_json()["code"] == "validation_failed"
+    assert seed.status_code == 422 and seed.get_json()["code"] == "bad_seed"
     left = qc.delete("/v1/quickmatch", headers=me["headers"])
     assert left.status_code == 200 and left.get_json()["state"] == "left"
     assert qc.delete("/v1/quickmatch", headers=me["headers"]).get_json()["state"] == "left"

@@ -32,7 +32,8 @@ def test_the_document_describes_the_service(client: FlaskClient) -> None:
 
 def test_every_operation_has_request_and_response_examples(client: FlaskClient) -> None:
     spec = client.get("/openapi.json").get_json()
-    assert example_gaps(spec) == []
+    gaps = example_gaps(spec)
+    assert gaps == [], "\n".join(gaps)
 
 
 def test_problem_types_use_the_scheme_all_services_share(client: FlaskClient) -> None:

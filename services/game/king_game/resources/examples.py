@@ -594,3 +594,48 @@ STREAM = "\n".join(
         '{"type": "your_turn", "version": 8, "match": {"id": "' + MATCH_ID + '", "...": "..."}}',
     ]
 )
+
+#: Quick-match states (``/v1/quickmatch``): waiting in a pool, a table found, the match started.
+QUICK_WAITING = {
+    "state": "waiting",
+    "server_time_ms": 1796168340000,
+    "ruleset": "standard",
+    "hands": 8,
+    "guest": False,
+    "rating": 1512,
+    "joined_ms": 1796168328000,
+    "waited_ms": 12000,
+    "window": 160,
+    "waiting": 7,
+}
+QUICK_FOUND = {
+    "state": "found",
+    "server_time_ms": 1796168352000,
+    "ruleset": "standard",
+    "hands": 8,
+    "guest": False,
+    "rating": 1512,
+    "table_id": TABLE_ID,
+    "seat": 2,
+    "server_commit": "9f1c2b7e4a6d8f0e3b5c7a9d1e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f",
+    "confirm_by_ms": 1796168367000,
+    "confirmed": False,
+    "confirmed_seats": 1,
+}
+QUICK_MATCHED = {
+    "state": "matched",
+    "server_time_ms": 1796168358000,
+    "ruleset": "standard",
+    "hands": 8,
+    "guest": False,
+    "rating": 1512,
+    "match_id": TABLE_ID,
+}
+#: ``GET /v1/quickmatch/stream``: the state as NDJSON, a line whenever it changes.
+QUICK_STREAM = "\n".join(
+    [
+        '{"state": "waiting", "server_time_ms": 1796168340000, "window": 160, "waiting": 7}',
+        '{"type": "heartbeat", "server_time_ms": 1796168350000}',
+        '{"state": "found", "table_id": "' + TABLE_ID + '", "seat": 2, "...": "..."}',
+    ]
+)

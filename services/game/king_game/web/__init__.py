@@ -6,8 +6,8 @@ translations under ``/web/``. ``/web/config.json`` tells the page where the APIs
 * ``KING_GAME_API`` — the game API's base path (default ``/v1``, same origin);
 * ``KING_RATING_PUBLIC_URL`` — the rating service's public base URL when the browser can reach
   it directly (it must then allow this origin); when unset, the page uses the small read-only
-  proxy ``/web/rating/<path>`` below, which forwards GETs to the game service's
-  ``KING_RATING_URL`` setting (default ``http://127.0.0.1:8002``) so the boards work without
+  proxy ``/web/rating/<path>`` below, which forwards GETs to ``KING_RATING_URL`` (default
+  ``http://127.0.0.1:8002``, the rating service's port) so the boards work without
   cross-origin set-up.
 
 The client keeps no state on the server: the deal commitment, the player's own seed and every
@@ -23,7 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Final
 
-from flask import Blueprint, Response, current_app, jsonify, request, send_from_directory
+from flask import Blueprint, Response, jsonify, request, send_from_directory
 
 STATIC_DIR: Final = Path(__file__).parent / "static"
 #: The rating endpoints the proxy forwards (read-only, public data).
@@ -61,7 +61,7 @@ def rating_proxy(path: str) -> Response:
     """Forward a read-only GET to the rating service (boards, ladder, profiles, archive)."""
     if not path.startswith(_RATING_PREFIXES) or ".." in path:
         return _problem(404, "not_found", "no such rating resource")
-    base = current_app.extensions["king_game"].settings.rating_url.rstrip("/")
+    base = os.environ.get("KING_RATING_URL", "http://127.0.0.1:8002").rstrip("/")
     query = urllib.parse.urlencode(list(request.args.items(multi=True)))
     url = f"{base}/{urllib.parse.quote(path)}" + (f"?{query}" if query else "")
     try:

@@ -11,6 +11,7 @@ RATING: dict[str, Any] = {
     "display": "1721",
     "last_rated_at": "2026-12-01T16:15:00+00:00",
     "name": "Ayşe",
+    "is_guest": False,
     "player_id": "ayse",
     "provisional": False,
     "rated_matches": 16,
@@ -63,6 +64,7 @@ PLAYER_MATCHES: dict[str, Any] = {
                     "is_bot": False,
                     "left_at": None,
                     "name": "Ayşe",
+                    "is_guest": False,
                     "place": 1,
                     "player_id": "ayse",
                     "seat": 0,
@@ -74,6 +76,7 @@ PLAYER_MATCHES: dict[str, Any] = {
                     "is_bot": False,
                     "left_at": None,
                     "name": "Burak",
+                    "is_guest": False,
                     "place": 2,
                     "player_id": "burak",
                     "seat": 1,
@@ -85,6 +88,7 @@ PLAYER_MATCHES: dict[str, Any] = {
                     "is_bot": False,
                     "left_at": None,
                     "name": "Cem",
+                    "is_guest": False,
                     "place": 3,
                     "player_id": "cem",
                     "seat": 2,
@@ -96,6 +100,7 @@ PLAYER_MATCHES: dict[str, Any] = {
                     "is_bot": False,
                     "left_at": None,
                     "name": "Deniz",
+                    "is_guest": False,
                     "place": 4,
                     "player_id": "deniz",
                     "seat": 3,
@@ -104,7 +109,7 @@ PLAYER_MATCHES: dict[str, Any] = {
             ],
             "ranked": True,
             "rated": True,
-            "ruleset": "classic",
+            "ruleset": "classic20",
             "seat": 0,
             "started_at": "2026-12-01T15:35:00+00:00",
             "total": 90,
@@ -143,6 +148,7 @@ ARCHIVED_MATCH: dict[str, Any] = {
             "is_bot": False,
             "left_at": None,
             "name": "Ayşe",
+            "is_guest": False,
             "place": 1,
             "player_id": "ayse",
             "rating_change": {
@@ -161,6 +167,7 @@ ARCHIVED_MATCH: dict[str, Any] = {
             "is_bot": False,
             "left_at": None,
             "name": "Burak",
+            "is_guest": False,
             "place": 2,
             "player_id": "burak",
             "rating_change": {
@@ -179,6 +186,7 @@ ARCHIVED_MATCH: dict[str, Any] = {
             "is_bot": False,
             "left_at": None,
             "name": "Cem",
+            "is_guest": False,
             "place": 3,
             "player_id": "cem",
             "rating_change": {
@@ -197,6 +205,7 @@ ARCHIVED_MATCH: dict[str, Any] = {
             "is_bot": False,
             "left_at": None,
             "name": "Deniz",
+            "is_guest": False,
             "place": 4,
             "player_id": "deniz",
             "rating_change": {
@@ -212,10 +221,11 @@ ARCHIVED_MATCH: dict[str, Any] = {
     ],
     "ranked": True,
     "rated": True,
-    "ruleset": "classic",
+    "ruleset": "classic20",
     "schema_version": 1,
     "started_at": "2026-12-01T15:35:00+00:00",
     "week": "2026-W49",
+    "winners": [0],
 }
 
 LADDER: dict[str, Any] = {
@@ -225,6 +235,7 @@ LADDER: dict[str, Any] = {
             "display": "1721",
             "last_rated_at": "2026-12-01T16:15:00+00:00",
             "name": "Ayşe",
+            "is_guest": False,
             "player_id": "ayse",
             "provisional": False,
             "rank": 1,
@@ -235,6 +246,7 @@ LADDER: dict[str, Any] = {
             "display": "1572",
             "last_rated_at": "2026-12-01T16:15:00+00:00",
             "name": "Burak",
+            "is_guest": False,
             "player_id": "burak",
             "provisional": False,
             "rank": 2,
@@ -254,6 +266,7 @@ BOARD: dict[str, Any] = {
         {
             "matches": 16,
             "name": "Ayşe",
+            "is_guest": False,
             "player_id": "ayse",
             "points": 48.0,
             "rank": 1,
@@ -263,6 +276,7 @@ BOARD: dict[str, Any] = {
         {
             "matches": 16,
             "name": "Burak",
+            "is_guest": False,
             "player_id": "burak",
             "points": 32.0,
             "rank": 2,
@@ -287,6 +301,7 @@ RANK: dict[str, Any] = {
         {
             "matches": 16,
             "name": "Ayşe",
+            "is_guest": False,
             "player_id": "ayse",
             "points": 48.0,
             "rank": 1,
@@ -298,6 +313,7 @@ RANK: dict[str, Any] = {
         {
             "matches": 16,
             "name": "Cem",
+            "is_guest": False,
             "player_id": "cem",
             "points": 16.0,
             "rank": 3,
@@ -309,6 +325,7 @@ RANK: dict[str, Any] = {
     "entry": {
         "matches": 16,
         "name": "Burak",
+        "is_guest": False,
         "player_id": "burak",
         "points": 32.0,
         "rank": 2,
@@ -319,6 +336,7 @@ RANK: dict[str, Any] = {
     "matches": 16,
     "min_matches": 5,
     "name": "Burak",
+    "is_guest": False,
     "player_id": "burak",
     "rank": 2,
     "week": "2026-W49",

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import marshmallow as ma
-from king_web.jsonbody import QueryInteger
+from king_web.jsonbody import QueryInteger, StrictInteger
 from marshmallow import validate
 
 from king_game.resources.tables.schemas import TableSchema
@@ -83,8 +83,7 @@ class MoveSchema(ma.Schema):
         validate=validate.OneOf(["C", "D", "H", "S"]),
         metadata={"description": "the trump suit, with contract=trump only"},
     )
-    version = ma.fields.Integer(
-        strict=True,
+    version = StrictInteger(
         load_default=None,
         validate=validate.Range(min=0, max=2**53),
         metadata={"description": "the version you saw; another one gets 409 stale_version"},
@@ -100,9 +99,7 @@ class MoveSchema(ma.Schema):
 
 
 class ResignSchema(ma.Schema):
-    version = ma.fields.Integer(
-        strict=True, load_default=None, validate=validate.Range(min=0, max=2**53)
-    )
+    version = StrictInteger(load_default=None, validate=validate.Range(min=0, max=2**53))
 
 
 class EventSchema(ma.Schema):

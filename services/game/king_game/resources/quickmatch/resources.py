@@ -23,6 +23,7 @@ from king_engine.errors import ConfigError
 from king_game.context import GameContext, current_account, current_player, game
 from king_game.problems import Problem, problem_doc
 from king_game.ratings import DEFAULT_RATING
+from king_game.resources import examples
 from king_game.resources.quickmatch.schemas import (
     QuickConfirmSchema,
     QuickJoinSchema,
@@ -127,8 +128,8 @@ def _render(context: GameContext, state: dict[str, str]) -> dict[str, Any]:
 
 @blp.route("/quickmatch")
 class QuickMatchView(MethodView):
-    @blp.arguments(QuickJoinSchema, example={"ruleset": "standard", "hands": 8})
-    @blp.response(200, QuickStatusSchema)
+    @blp.arguments(QuickJoinSchema, required=False, example={"ruleset": "standard", "hands": 8})
+    @blp.response(200, QuickStatusSchema, example=examples.QUICK_WAITING)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 403, "forbidden: bot accounts create tables instead")
     @problem_doc(
@@ -165,13 +166,15 @@ class QuickMatchView(MethodView):
         _quick(context).join(account.id, pool, rating)
         return _status(context, account.id, joined=True)
 
-    @blp.response(200, QuickStatusSchema)
+    @blp.response(200, QuickStatusSchema, example=examples.QUICK_FOUND)
     @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """Your quick-match state; while you wait, asking keeps your place (see POST)."""
         return _status(game(), current_account().id)
 
-    @blp.response(200, QuickStatusSchema)
+    @blp.response(
+        200, QuickStatusSchema, example={"state": "left", "server_time_ms": 1796168345000}
+    )
     @problem_doc(blp, 401, "unauthenticated")
     def delete(self) -> dict[str, Any]:
         """Leave the pool, or decline a found table (its other players go back to the pool
@@ -184,8 +187,8 @@ class QuickMatchView(MethodView):
 
 @blp.route("/quickmatch/confirm")
 class ConfirmView(MethodView):
-    @blp.arguments(QuickConfirmSchema, example={"client_seed": "ab" * 32})
-    @blp.response(200, QuickStatusSchema)
+    @blp.arguments(QuickConfirmSchema, required=False, example={"client_seed": "ab" * 32})
+    @blp.response(200, QuickStatusSchema, example=examples.QUICK_MATCHED)
     @problem_doc(blp, 401, "unauthenticated")
     @problem_doc(blp, 409, "no_table_found, table_expired")
     @problem_doc(blp, 422, "validation_failed, bad_seed")
@@ -200,7 +203,12 @@ class ConfirmView(MethodView):
 
 @blp.route("/quickmatch/stream")
 class QuickStreamView(MethodView):
-    @blp.response(200, QuickStatusSchema, content_type="application/x-ndjson")
+    @blp.response(
+        200,
+        {"type": "string", "description": "NDJSON: one quick-match state a line"},
+        content_type="application/x-ndjson",
+        example=examples.QUICK_STREAM,
+    )
     @problem_doc(blp, 401, "unauthenticated")
     def get(self) -> Response:
         """Your quick-match state as NDJSON: a line at once and one whenever it changes (a

@@ -1,21 +1,30 @@
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import marshmallow as ma
+from king_web.jsonbody import StrictInteger
 from marshmallow import validate
 
-from king_game.resources.tables.schemas import SEED_DOC
+from king_game.resources.tables.schemas import RULESET_LENGTHS, SEED_DOC, SEED_FORMAT
 
 
 class QuickJoinSchema(ma.Schema):
+    class Meta:
+        openapi: ClassVar[dict[str, Any]] = {
+            "description": "A pool to join. The classic20 ruleset plays 20 hands only.",
+            "anyOf": RULESET_LENGTHS,
+        }
+
     ruleset = ma.fields.String(
         load_default="standard", validate=validate.OneOf(["standard", "classic20"])
     )
-    hands = ma.fields.Integer(load_default=8, validate=validate.OneOf([8, 12, 20]))
+    hands = StrictInteger(load_default=8, validate=validate.OneOf([8, 12, 20]))
 
 
 class QuickConfirmSchema(ma.Schema):
     client_seed = ma.fields.String(
-        load_default=None, validate=validate.Length(equal=64), metadata={"description": SEED_DOC}
+        load_default=None, allow_none=True, metadata={"description": SEED_DOC, **SEED_FORMAT}
     )
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import marshmallow as ma
-from king_web.jsonbody import StrictBoolean
+from king_web.jsonbody import StrictBoolean, StrictInteger
 from marshmallow import validate
 
 from king_game.problems import Problem
@@ -13,6 +13,15 @@ SEED_DOC = (
     "the table's server_commit. Left out or null: the server draws one and the transcript "
     "marks it server. Anything else: 422 bad_seed."
 )
+#: The document's form of the rulesets' lengths (``king_engine.RULESETS``: classic20 plays 20
+#: hands only; any other pair is 422 bad_table), for every body with ``ruleset`` and ``hands``.
+RULESET_LENGTHS: list[dict[str, Any]] = [
+    {"properties": {"ruleset": {"const": "standard"}}},
+    {
+        "required": ["ruleset", "hands"],
+        "properties": {"ruleset": {"const": "classic20"}, "hands": {"const": 20}},
+    },
+]
 #: Documented here, checked by the match store (so that every wrong seed gets ``bad_seed``).
 SEED_FORMAT = {"pattern": "^[0-9a-fA-F]{64}$", "minLength": 64, "maxLength": 64}
 
@@ -42,13 +51,7 @@ class TableCreateSchema(ma.Schema):
             "description": "A new table; nobody sits yet. Keep server_commit, then sit with "
             "your client_seed through POST /tables/{id}/seats. A client_seed here is 422 "
             "seed_before_commit. The classic20 ruleset plays 20 hands only.",
-            "anyOf": [
-                {"properties": {"ruleset": {"const": "standard"}}},
-                {
-                    "required": ["ruleset", "hands"],
-                    "properties": {"ruleset": {"const": "classic20"}, "hands": {"const": 20}},
-                },
-            ],
+            "anyOf": RULESET_LENGTHS,
         }
 
     mode = ma.fields.String(
@@ -56,7 +59,7 @@ class TableCreateSchema(ma.Schema):
         validate=validate.OneOf(["live", "computer"]),
         metadata={"description": "live: four people, ranked; computer: you and three bots"},
     )
-    hands = ma.fields.Integer(strict=True, load_default=8, validate=validate.OneOf([8, 12, 20]))
+    hands = StrictInteger(load_default=8, validate=validate.OneOf([8, 12, 20]))
     ruleset = ma.fields.String(
         load_default="standard", validate=validate.OneOf(["standard", "classic20"])
     )
@@ -65,8 +68,7 @@ class TableCreateSchema(ma.Schema):
         validate=validate.OneOf(["easy", "medium", "hard"]),
         metadata={"description": "computer tables: the bots' level"},
     )
-    seat = ma.fields.Integer(
-        strict=True,
+    seat = StrictInteger(
         load_default=0,
         validate=validate.Range(min=0, max=3),
         metadata={
@@ -103,8 +105,7 @@ def seed_before_commit() -> Problem:
 
 
 class JoinSchema(ma.Schema):
-    seat = ma.fields.Integer(
-        strict=True,
+    seat = StrictInteger(
         load_default=None,
         validate=validate.Range(min=0, max=3),
         metadata={"description": "a given seat; left out: any free seat"},
