@@ -107,7 +107,7 @@ class StrictInteger(ma.fields.Integer):
             if not value.is_integer():
                 raise self.make_error("invalid", input=value)
             value = int(value)
-        return typing.cast(int, super()._deserialize(value, attr, data, **kwargs))
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 _DIGITS = re.compile(r"-?[0-9]{1,20}")
