@@ -22,6 +22,11 @@ pool had just checked is not sent again; the caller sees the ``ConnectionError``
 retries its request, with its Idempotency-Key). A server that lost the script (``NOSCRIPT``,
 after a restart or ``SCRIPT FLUSH``) gets it through redis-py's ``Script``, which loads it and
 runs the call.
+
+This class is the one place that uses redis-py below its command layer (inline, on the hot
+path; docs/library-seams.md): ``Redis.connection`` (set only for a single-connection client),
+``connection_pool.get_connection()`` and ``release``, and a connection's
+``send_packed_command(..., check_health=False)`` and ``read_response()``.
 """
 
 from __future__ import annotations

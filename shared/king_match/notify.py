@@ -34,6 +34,7 @@ gets the message's text, or None after a reconnect (messages may have been misse
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -147,15 +148,10 @@ class EventNotifier:
                 pubsub.psubscribe(self.pattern)
                 if self._channels:
                     pubsub.subscribe(*self._channels)
-                # The replies are read straight off the connection: redis-py's get_message
-                # polls the socket before every read and wraps each message in a dict, which
-                # cost as much as parsing it, for every commit in every process.
-                connection = pubsub.connection
+                read_reply = reply_reader(pubsub)
                 while not self._stop.is_set():
                     try:
-                        reply = connection.read_response(
-                            disconnect_on_error=False, push_request=True
-                        )
+                        reply = read_reply()
                     except RedisTimeoutError:
                         continue  # nothing for the socket timeout: look at the stop flag
                     if self._stop.is_set():
@@ -337,6 +333,21 @@ class EventNotifier:
                 log.exception("the notifier's ticker failed")
             if stopping:
                 return
+
+
+def reply_reader(pubsub: Any) -> Callable[[], Any]:
+    """A function that reads the next raw reply of a subscribed ``pubsub`` straight off its
+    connection: a list such as ``[b"pmessage", pattern, channel, data]``, ``[b"message",
+    channel, data]`` or ``[b"psubscribe", pattern, count]``. When the socket timeout passes it
+    raises redis-py's ``TimeoutError`` and keeps the connection and its subscriptions.
+
+    redis-py's ``get_message`` polls the socket before every read and wraps each message in a
+    dict, which cost as much as parsing it, for every commit in every process (about 2 % of the
+    game workers' CPU, docs/performance.md). This is the one place that uses redis-py's
+    connection API under ``PubSub`` instead (docs/library-seams.md)."""
+    return functools.partial(
+        pubsub.connection.read_response, disconnect_on_error=False, push_request=True
+    )
 
 
 def _tick_of(monotonic: float) -> int:

@@ -61,7 +61,11 @@ def loads_body(raw: bytes | str) -> Any:
 
 
 class BodyParser(FlaskParser):
-    """webargs' Flask parser with ``loads_body`` for JSON bodies."""
+    """webargs' Flask parser with ``loads_body`` for JSON bodies.
+
+    ``_raw_load_json`` and ``_handle_invalid_json_error`` are webargs' internal hooks (its
+    ``load_json`` calls the first; not public API): this class is the one place that uses them
+    (docs/library-seams.md)."""
 
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not is_json_request(req):

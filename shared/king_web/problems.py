@@ -174,7 +174,8 @@ class ProblemApi(Api):  # type: ignore[misc]
         super()._init_spec(**kwargs)
 
     def _register_responses(self) -> None:
-        # Same as flask-smorest's, but every error response is documented as problem+json.
+        # Same as flask-smorest's private method (``Api.init_app`` calls it), but every error
+        # response is documented as problem+json (docs/library-seams.md).
         for status in http.HTTPStatus:
             response: dict[str, Any] = {"description": status.phrase}
             if not (100 <= status < 200) and status not in (204, 304):
@@ -206,7 +207,8 @@ class ProblemApi(Api):  # type: ignore[misc]
 
 def _retry_after() -> int:
     """Seconds until the window of the rate limit this request broke (Flask-Limiter's) ends,
-    rounded up; 1 when unknown."""
+    rounded up; 1 when unknown. The app's limiters are where Flask-Limiter files itself,
+    ``app.extensions["limiter"]`` (not documented; docs/library-seams.md)."""
     for limiter in current_app.extensions.get("limiter", ()):
         limit = limiter.current_limit
         if limit is None or not limit.breached:

@@ -161,6 +161,39 @@ def test_queue_lengths_and_active_matches_are_read_at_scrape_time(redis_url: str
         queue.empty()
 
 
+@pytest.mark.integration
+def test_rq_keys_are_the_keys_rq_itself_writes(redis_url: str) -> None:
+    """``rq_keys`` builds RQ's key names from its undocumented templates (docs/library-seams.md):
+    they must be the keys of RQ's own queue and registries, holding the jobs RQ counts."""
+    from datetime import timedelta
+
+    from king_metrics.registry import rq_keys
+    from redis import Redis
+    from rq import Queue
+    from rq.registry import FailedJobRegistry, ScheduledJobRegistry
+    from rq.serializers import JSONSerializer
+
+    connection = Redis.from_url(redis_url)
+    name = f"q{uuid.uuid4().hex[:10]}"
+    queue = Queue(name, connection=connection, serializer=JSONSerializer)
+    failed = FailedJobRegistry(queue=queue)
+    scheduled = ScheduledJobRegistry(queue=queue)
+    assert rq_keys(name) == (queue.key, failed.key, scheduled.key)
+    try:
+        for number in range(2):
+            queue.enqueue("builtins.len", [number])
+        queue.enqueue_in(timedelta(hours=1), "builtins.len", [9])
+        failed.add(queue.enqueue("builtins.len", [7]), ttl=60)
+        waiting, failed_jobs, scheduled_jobs = rq_keys(name)
+        counted = (connection.llen(waiting), connection.zcard(failed_jobs))
+        assert counted == (queue.count, failed.count) and queue.count >= 2
+        assert connection.zcard(scheduled_jobs) == scheduled.count == 1
+    finally:
+        queue.empty()
+        connection.delete(*rq_keys(name))
+        connection.close()
+
+
 def test_multiprocess_mode_adds_up_every_process(tmp_path: object) -> None:
     """Under gunicorn each worker counts alone; /metrics must show the sum."""
     script = textwrap.dedent(

@@ -237,6 +237,10 @@ def test_a_bad_header_gets_400_and_the_worker_keeps_serving(server):
 # ---------------------------------------------------------------- sends
 
 
+def _no_access_log(*args: Any) -> None:
+    """(gunicorn's logger's ``access``, which pywsgi's own handler calls.)"""
+
+
 def _served_in_process(handler_class: type, app: Any, request: bytes) -> tuple[bytes, list[str]]:
     """Serve ``request`` with ``handler_class`` on one end of a socket pair (in this process,
     under gevent); the bytes the client got and the socket calls that sent them."""
@@ -266,7 +270,7 @@ def _served_in_process(handler_class: type, app: Any, request: bytes) -> tuple[b
     ours, client = gevent.socket.socketpair()
     served = Counting(fileno=ours.detach())
     server = WSGIServer(("127.0.0.1", 0), app)
-    server.log = type("Log", (), {"access_log_enabled": False})()
+    server.log = type("Log", (), {"access_log_enabled": False, "access": _no_access_log})()
     client.sendall(request)
     worker = gevent.spawn(handler_class(served, ("127.0.0.1", 1), server).handle)
     got = b""
@@ -345,6 +349,67 @@ def test_a_keep_alive_connection_keeps_nothing_of_its_last_request_while_it_wait
         client.close()
         worker.join(5)
     assert worker.dead
+
+
+def _body_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+    body = environ["wsgi.input"].read()  # a bad chunk: pywsgi raises inside this read
+    start_response("200 OK", [("Content-Length", str(len(body)))])
+    return [body]
+
+
+def test_a_body_that_turns_out_unreadable_half_way_gets_a_problem():
+    from gunicorn.workers.ggevent import PyWSGIHandler
+
+    from king_game.gworker import GameHandler
+
+    request = (
+        b"POST /m HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        b"4\r\nabcd\r\nzz\r\n"  # the second chunk's size is not hex
+    )
+    theirs, _ = _served_in_process(PyWSGIHandler, _body_app, request)
+    ours, _ = _served_in_process(GameHandler, _body_app, request)
+    assert theirs.startswith(b"HTTP/1.1 400") and b"problem+json" not in theirs
+    head, _, body = ours.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n")
+    assert b"Content-Type: application/problem+json" in head
+    problem = json.loads(body)
+    assert (problem["status"], problem["code"]) == (400, "bad_request")
+
+
+def test_the_pywsgi_and_gunicorn_internals_the_worker_relies_on_are_there():
+    """GameHandler and GameWorker override private parts of gevent's pywsgi and gunicorn
+    (docs/library-seams.md); the tests above show the behaviour, this one names what an
+    upgrade must keep. Each method GameHandler defines overrides one of pywsgi's handler with
+    the same parameters; the per-request attributes it drops, and the ones it sets, are class
+    attributes there; gunicorn's worker has the ``wsgi_handler`` that GameWorker replaces, and
+    its logger says whether the access log is on."""
+    import inspect
+
+    from gevent import pywsgi
+    from gunicorn.config import Config
+    from gunicorn.glogging import Logger
+    from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler
+
+    from king_game.gworker import _PER_REQUEST, GameHandler, GameWorker
+
+    for name, ours in vars(GameHandler).items():
+        if not inspect.isfunction(ours):
+            continue
+        theirs = getattr(PyWSGIHandler, name, None)
+        assert inspect.isfunction(theirs), f"pywsgi's handler has no {name}"
+        their_params = list(inspect.signature(theirs).parameters.values())
+        if [p.kind for p in their_params[1:]] == [inspect.Parameter.VAR_POSITIONAL]:
+            continue  # (MessageClass(self, *args): ours names its first argument)
+        assert list(inspect.signature(ours).parameters) == [p.name for p in their_params], name
+    handler_defaults = vars(pywsgi.WSGIHandler)
+    for name in (*_PER_REQUEST, "response_length", "code", "status", "close_connection"):
+        assert name in handler_defaults, name
+    assert issubclass(GameWorker, GeventPyWSGIWorker)
+    assert GeventPyWSGIWorker.wsgi_handler is PyWSGIHandler  # (that it is used: the idle tests)
+    config = Config()
+    assert Logger(config).access_log_enabled is False
+    config.set("accesslog", "-")
+    assert Logger(config).access_log_enabled is True
 
 
 # ---------------------------------------------------------------- framing (the real app)

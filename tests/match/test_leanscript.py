@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 from redis import Redis
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 
 from king_match.leanscript import LeanScript, pack
 
@@ -88,4 +88,44 @@ def test_a_forked_child_does_not_use_the_parents_kept_connection(redis_url):
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert lean([], []) == 5 and lean.reserve == [parents]  # still works in the parent
+    client.close()
+
+
+def test_the_redis_py_connection_api_it_uses_behaves_as_relied_on(redis_url):
+    """What LeanScript takes from below redis-py's command layer, on the real library: a pooled
+    client has no ``connection`` of its own, the pool hands out a connection without arguments
+    (and without a deprecation warning), a connection sends packed bytes without a health
+    check and reads the reply, errors included, and goes back to the pool."""
+    import warnings
+
+    client = Redis.from_url(redis_url, max_connections=1)
+    assert client.connection is None  # (LeanScript's own path is for pooled clients)
+    pool = client.connection_pool
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        connection = pool.get_connection()
+    try:
+        connection.send_packed_command([pack(("ECHO", "ü"))], check_health=False)
+        assert connection.read_response() == "ü".encode()
+        connection.send_packed_command([pack(("EVALSHA", "0" * 40, 0))], check_health=False)
+        with pytest.raises(NoScriptError):
+            connection.read_response()
+        connection.send_packed_command([pack(("ECHO", "after"))], check_health=False)
+        assert connection.read_response() == b"after"  # an error reply left it usable
+    finally:
+        pool.release(connection)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert pool.get_connection() is connection  # released: the only one, taken again
+    client.close()
+
+
+def test_a_single_connection_client_takes_redis_pys_own_path(redis_url):
+    client = Redis.from_url(redis_url, single_connection_client=True)
+    assert client.connection is not None
+    key = f"lean:{uuid.uuid4().hex}"
+    lean = LeanScript(client, ECHO)
+    assert lean([key], ["a", "b", 3]) == [key.encode(), b"a", b"b", b"3", 3]
+    assert lean.reserve == []  # it never took a connection of its own
+    client.delete(key)
     client.close()

@@ -157,3 +157,38 @@ def test_a_wait_times_out_by_the_ticker_and_leaves_nothing_behind(redis):
         started = time.monotonic()
         assert notifier.wait("quiet", 0, 0.2) is False
         assert time.monotonic() - started < 2
+
+
+def test_reply_reader_reads_raw_replies_and_survives_a_timeout(redis_url):
+    """The seam over redis-py's private connection API (``reply_reader``): the raw reply
+    shapes the listener takes apart, and a socket timeout that leaves the connection and its
+    subscriptions in place (``disconnect_on_error=False``)."""
+    from redis import Redis
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    from king_match.notify import reply_reader
+
+    client = Redis.from_url(redis_url, socket_timeout=0.3)
+    prefix = f"n{uuid.uuid4().hex[:8]}:"
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    try:
+        pubsub.psubscribe(f"{prefix}evn:*")
+        pubsub.subscribe(f"{prefix}revoked")
+        read = reply_reader(pubsub)
+        assert read() == [b"psubscribe", f"{prefix}evn:*".encode(), 1]
+        assert read() == [b"subscribe", f"{prefix}revoked".encode(), 2]
+        with pytest.raises(RedisTimeoutError):
+            read()  # nothing published within the socket timeout
+        assert pubsub.connection is not None and pubsub.connection.is_connected
+        client.publish(f"{prefix}evn:m1", "1 1 0 3\nbody")
+        client.publish(f"{prefix}revoked", "abcd")
+        assert read() == [
+            b"pmessage",
+            f"{prefix}evn:*".encode(),
+            f"{prefix}evn:m1".encode(),
+            b"1 1 0 3\nbody",
+        ]
+        assert read() == [b"message", f"{prefix}revoked".encode(), b"abcd"]
+    finally:
+        pubsub.close()
+        client.close()

@@ -41,6 +41,10 @@ share matters.
 ``GameWorker`` also writes the game service's heartbeat (``beat_while_serving``), by which the
 clock sweeper knows whether any worker can take moves (``king_match.serving``).
 
+Both classes override private parts of gevent's ``pywsgi.WSGIHandler`` and gunicorn's
+``GeventPyWSGIWorker``; this module is the only one that touches them. What they rely on, and
+the tests that catch an upgrade changing it, are listed in docs/library-seams.md.
+
 Use: ``worker_class = "king_game.gworker.GameWorker"`` (the default in
 ``deploy/gunicorn_game.py``).
 """

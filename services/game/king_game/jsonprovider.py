@@ -38,7 +38,12 @@ class OrjsonProvider(JSONProvider):
         return orjson.loads(s)
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
-        """A JSON response; the body ends with a newline, as Flask's own provider's does."""
+        """A JSON response; the body ends with a newline, as Flask's own provider's does.
+
+        It turns ``jsonify``'s arguments into one object with Flask's private
+        ``_prepare_response_obj`` (so they mean what they mean in Flask) and builds the response
+        with ``_app`` (named in ``JSONProvider``'s docstring). This is the only place that uses
+        them (docs/library-seams.md)."""
         obj = self._prepare_response_obj(args, kwargs)
         body = self.dumps(obj) + "\n"
         response: Response = self._app.response_class(body, mimetype=self.mimetype)
