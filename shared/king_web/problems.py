@@ -169,9 +169,12 @@ class ProblemApi(Api):  # type: ignore[misc]
         code = self.CODES_BY_STATUS.get(status, f"http_{status}")
         return problem_response(self.TYPE_PREFIX, status, code, str(detail), errors, None, headers)
 
-    def _init_spec(self, **kwargs: Any) -> None:
-        kwargs.setdefault("marshmallow_plugin", _Plugin())
-        super()._init_spec(**kwargs)
+    def __init__(
+        self, app: Any = None, *, spec_kwargs: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
+        # ``marshmallow_plugin`` is flask-smorest's documented spec_kwargs key for the plugin.
+        spec_kwargs = {"marshmallow_plugin": _Plugin(), **(spec_kwargs or {})}
+        super().__init__(app, spec_kwargs=spec_kwargs, **kwargs)
 
     def _register_responses(self) -> None:
         # Same as flask-smorest's private method (``Api.init_app`` calls it), but every error
