@@ -37,7 +37,7 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from king_match.finished_match import FinishedMatch, SeatResult, format_utc
+from king_message import FinishedMatch, SeatResult, format_utc
 from king_rating import elo, weekly
 from king_rating.migrate import migrate
 

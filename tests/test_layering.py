@@ -1,12 +1,16 @@
 """Dependency levels, enforced by reading imports.
 
-king_engine imports only the standard library; king_match only the engine, the standard library
-and redis; services never import each other (they meet in shared/ and in queues).
+king_message (the finished-match message) imports only the standard library; king_engine only
+the standard library and king_message; king_match only those, the standard library and redis;
+services never import each other (they meet in shared/ and in queues). The rating service reads
+the message without loading the match layer or the engine.
 """
 
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -30,10 +34,36 @@ def imported_modules(package_dir: Path) -> dict[str, set[str]]:
     return found
 
 
-def test_engine_imports_only_the_standard_library() -> None:
-    for path, names in imported_modules(ROOT / "shared" / "king_engine").items():
-        outside = {n for n in names if n not in sys.stdlib_module_names and n != "king_engine"}
+def test_message_imports_only_the_standard_library() -> None:
+    for path, names in imported_modules(ROOT / "shared" / "king_message").items():
+        outside = {n for n in names if n not in sys.stdlib_module_names and n != "king_message"}
         assert not outside, f"{path} imports {sorted(outside)}"
+
+
+def test_engine_imports_only_the_standard_library() -> None:
+    # king_message is standard library only too: the engine takes the winners rule from there.
+    allowed = {"king_engine", "king_message"}
+    for path, names in imported_modules(ROOT / "shared" / "king_engine").items():
+        outside = {n for n in names if n not in sys.stdlib_module_names and n not in allowed}
+        assert not outside, f"{path} imports {sorted(outside)}"
+
+
+def test_the_rating_service_loads_neither_the_match_layer_nor_the_engine() -> None:
+    # Imported for real in a fresh interpreter: what a module pulls in through other modules
+    # counts too, which reading its import lines cannot see. redis is allowed: the rating
+    # worker takes its jobs from RQ itself.
+    modules = ["king_rating.app", "king_rating.jobs", "king_rating.store", "king_rating.worker"]
+    script = (
+        "import json, sys\n"
+        + "".join(f"import {name}\n" for name in modules)
+        + "print(json.dumps(sorted({name.split('.')[0] for name in sys.modules})))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    loaded = set(json.loads(done.stdout))
+    assert not loaded & {"king_match", "king_engine"}
+    assert "king_message" in loaded
 
 
 def test_match_layer_imports_no_service() -> None:

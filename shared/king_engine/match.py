@@ -8,7 +8,9 @@ One state object covers every phase, in the manner of OpenSpiel's game states:
   first trick, each trick's winner leads the next; cards must obey the hand's ``HandRules``;
 * ``over`` — after the last hand. Highest total wins; every player on the top total is a
   winner. A player who forfeited never wins: ``match_winners(totals, forfeits)`` is the rule
-  (the engine knows no forfeits; the match layer passes them).
+  (the engine knows no forfeits; the match layer passes them). The rule lives in
+  ``king_message.winners``, beside the finished-match message, so the rating service applies it
+  without loading the engine; it is re-exported here.
 
 Hand ``h`` is dealt from the match key with KINGDEAL-v1 (``deal.py``) and declared by seat
 ``(first_declarer + h) mod 4`` (seat 0 declares hand 0).
@@ -31,6 +33,8 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from typing import Any, Final, NamedTuple
+
+from king_message.winners import match_winners
 
 from .cards import (
     CARD_BIT,
@@ -723,18 +727,6 @@ def new_match(ruleset: str, num_hands: int, match_key: bytes) -> MatchState:
     state = MatchState._blank(rules, num_hands, match_key)
     state._start_hand(0)
     return state
-
-
-def match_winners(totals: Sequence[int], forfeits: Sequence[int] = ()) -> list[int]:
-    """The seats that won, in seat order: every seat on the best total among the seats that
-    did not forfeit. A player who lost on time or resigned loses, whatever their total; when
-    every seat forfeited nobody won. The one rule for every place that names winners.
-    """
-    staying = [seat for seat in range(4) if seat not in forfeits]
-    if not staying:
-        return []
-    top = max(totals[seat] for seat in staying)
-    return [seat for seat in staying if totals[seat] == top]
 
 
 def placements(totals: Sequence[int], forfeits: Sequence[int] = ()) -> list[int]:

@@ -1,13 +1,13 @@
 """The match layer shared by the services: the one writer path for matches in Redis.
 
-* ``finished_match`` — the finished-match message handed to the rating service;
 * ``store.MatchStore`` — tables, seats, moves, clocks and the event log, all written through one
   checked, version-guarded path;
 * ``sweeper.Sweeper`` — the leased process that applies timeouts when nobody is connected;
-* ``jobs`` — the jobs a change calls for (bot turns, finished matches), queue-library free;
+* ``jobs`` — the jobs a change calls for (bot turns, finished matches), queue-library free; the
+  finished-match message itself is ``king_message``'s;
 * ``fairness`` — the KINGDEAL-v1 inputs and the transcript revealed at the end.
 
-Dependencies: the standard library, ``redis`` and ``king_engine``.
+Dependencies: the standard library, ``redis``, ``king_engine`` and ``king_message``.
 """
 
 from .errors import MatchError, RateLimited, StaleVersion

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from .finished_match import INGEST_JOB_FUNCTION, RATINGS_QUEUE, FinishedMatch, job_id_for
+from king_message import INGEST_JOB_FUNCTION, RATINGS_QUEUE, FinishedMatch, job_id_for
 
 BOTS_QUEUE: Final = "bots"
 BOT_JOB_FUNCTION: Final = "king_bots.jobs.play_turn"

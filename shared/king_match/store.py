@@ -54,10 +54,10 @@ from king_engine import (
 )
 from king_engine import SeatView as SeatView
 from king_engine.errors import ConfigError
+from king_message import FinishedMatch, SeatResult, format_utc
 
 from . import eventcodec, fairness, serving
 from .errors import MatchError, RateLimited, StaleVersion
-from .finished_match import FinishedMatch, SeatResult, format_utc
 from .jobs import Enqueuer, JobSpec, NoQueue, bot_turn_job, finished_match_job
 from .leanscript import LeanScript
 from .notify import EventNotifier, LastCommit

@@ -160,7 +160,7 @@ def test_queue_workers_scale_on_the_length_of_their_rq_list() -> None:
 def test_queue_names_in_the_scalers_are_the_ones_the_code_uses() -> None:
     from rq import Queue
 
-    from king_match.finished_match import RATINGS_QUEUE
+    from king_message import RATINGS_QUEUE
 
     names = {t["metadata"]["listName"] for o in by_kind("ScaledObject").values()
              for t in o["spec"]["triggers"]}  # fmt: skip

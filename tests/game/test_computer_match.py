@@ -10,7 +10,7 @@ import pytest
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from king_match.finished_match import FinishedMatch, job_id_for
+from king_message import FinishedMatch, job_id_for
 
 from . import verifier
 from .helpers import assert_view_shows_only_my_cards, choose_move, signup

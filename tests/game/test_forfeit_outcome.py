@@ -38,8 +38,8 @@ from king_engine import MatchState
 from king_game.app import create_app
 from king_game.config import Settings
 from king_match import MatchSettings, Sweeper
-from king_match.finished_match import RATINGS_QUEUE
 from king_match.settings import ClockSettings
+from king_message import RATINGS_QUEUE
 from king_rating import jobs as rating_jobs
 from king_rating.app import create_app as create_rating_app
 from king_rating.config import Settings as RatingSettings

@@ -9,7 +9,7 @@ import pytest
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from king_match.finished_match import job_id_for
+from king_message import job_id_for
 
 from . import verifier
 from .helpers import (

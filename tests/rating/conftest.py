@@ -19,7 +19,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 from tcp_proxy import TcpProxy
 
-from king_match.finished_match import FinishedMatch, SeatResult, format_utc
+from king_message import FinishedMatch, SeatResult, format_utc
 from king_rating.jobs import set_store
 from king_rating.migrate import migrate
 from king_rating.store import Store

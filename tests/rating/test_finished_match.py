@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from king_match.finished_match import FinishedMatch, job_id_for
+from king_message import FinishedMatch, job_id_for
 
 from .conftest import build_match
 

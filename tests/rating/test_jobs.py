@@ -19,7 +19,7 @@ from rq import Queue, Retry, SimpleWorker
 from rq.registry import FailedJobRegistry
 from rq.serializers import JSONSerializer
 
-from king_match.finished_match import INGEST_JOB_FUNCTION
+from king_message import INGEST_JOB_FUNCTION
 from king_rating import jobs, replay
 from king_rating.store import Store
 

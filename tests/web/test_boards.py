@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from king_match.finished_match import FinishedMatch, SeatResult, format_utc
+from king_message import FinishedMatch, SeatResult, format_utc
 from king_rating.app import create_app
 from king_rating.config import Settings
 from king_rating.migrate import migrate

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from king_match.finished_match import RATINGS_QUEUE
+from king_message import RATINGS_QUEUE
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/king_rating"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"

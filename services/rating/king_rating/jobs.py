@@ -21,7 +21,7 @@ from rq import Queue, Retry
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from king_match.finished_match import INGEST_JOB_FUNCTION, FinishedMatch, job_id_for
+from king_message import INGEST_JOB_FUNCTION, FinishedMatch, job_id_for
 from king_rating.config import Settings
 from king_rating.store import Store
 

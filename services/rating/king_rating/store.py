@@ -31,8 +31,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from king_engine import match_winners
-from king_match.finished_match import FinishedMatch
+from king_message import FinishedMatch, match_winners
 from king_rating import elo, weekly
 
 #: The ladder lists players with a rated match in this many days.
@@ -589,7 +588,7 @@ class Store:
 
 
 def _winners(seats: list[dict[str, Any]]) -> list[int]:
-    """The archived match's winning seats, by the engine's rule (a forfeit never wins)."""
+    """The archived match's winning seats, by the message's rule (a forfeit never wins)."""
     totals = [0, 0, 0, 0]
     for seat in seats:
         totals[seat["seat"]] = seat["total"]

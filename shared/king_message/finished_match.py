@@ -29,11 +29,12 @@ The message is plain JSON so that neither side needs the other's code::
 Places are competition ranks (equal totals share a place, e.g. 1, 1, 3, 4). A player who
 forfeited (lost on time or resigned) is placed below every player who did not; ``forfeit_order``
 counts forfeits from 1 (the first to leave has 1) and ``left_at`` is when they left. The
-winners (``FinishedMatch.winners``) follow from the message by the engine's rule
-(``match_winners``): the best total among the seats that did not forfeit.
+winners (``FinishedMatch.winners``) follow from the message by the one winners rule
+(``winners.match_winners``, which the engine uses too): the best total among the seats that did
+not forfeit.
 
-Only the standard library and the rules engine (itself standard library only) are used here,
-so any service (and any outside program) can build and check a message.
+Only the standard library is used here, so any service (and any outside program) can build and
+check a message.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, TypeVar, cast
 
-from king_engine import match_winners
+from .winners import match_winners
 
 T = TypeVar("T")
 

@@ -1,0 +1,24 @@
+"""Who won a match, from the totals and the forfeits: the one rule for every place that names
+winners (the engine's match end, the match layer's events, the message, the rating archive).
+
+It lives here, beside the message, so that the rating service can apply it without loading the
+engine; the engine takes it from here (this package, like the engine, is standard library only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["match_winners"]
+
+
+def match_winners(totals: Sequence[int], forfeits: Sequence[int] = ()) -> list[int]:
+    """The seats that won, in seat order: every seat on the best total among the seats that
+    did not forfeit. A player who lost on time or resigned loses, whatever their total; when
+    every seat forfeited nobody won.
+    """
+    staying = [seat for seat in range(4) if seat not in forfeits]
+    if not staying:
+        return []
+    top = max(totals[seat] for seat in staying)
+    return [seat for seat in staying if totals[seat] == top]
