@@ -215,10 +215,9 @@ class Player:
             # Each match moves on its own grid (a random phase, then every interval): in step,
             # N matches would move in waves of N requests at once and measure their own
             # queueing. A turn that comes late is played at once, and the match keeps its
-            # phase: its next move is its grid's next slot. (Until session 7 the grid moved to
-            # the late turn. At N = 1,000 the set-up backlog made most turns late, so the
-            # matches' phases bunched where the service caught up, and stayed bunched: sends
-            # came in bursts of up to 40 in 2 ms, and the latencies measured the bursts.)
+            # phase: its next move is its grid's next slot. (Moving the grid to the late turn
+            # bunched the matches' phases where the service caught up from the set-up backlog
+            # at N = 1,000, and the latencies then measured those bursts.)
             due = load.next_move.get(self.match_id)
             if due is None:
                 due = now + random.random() * load.interval

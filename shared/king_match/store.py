@@ -143,7 +143,7 @@ _MAX_ATTEMPTS = 50
 #: Decoded states kept (``_state_from_hex``): the matches that moved last. Few on purpose: a
 #: kept state is about fifteen objects, and at 1,000 matches keeping one for every match was
 #: a third of what each young garbage collection walked (the pause every waiting request
-#: pays); a decode is ~20 µs (docs/benchmarks-api.md, session 7).
+#: pays); a decode is ~20 µs (docs/performance.md).
 _DECODED_KEEP = 256
 _PENDING_RETRY_MS = 5_000
 _IDEM_FIELD = "i:"

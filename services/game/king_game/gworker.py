@@ -36,7 +36,7 @@ share matters.
 * between two requests of a keep-alive connection it keeps nothing of the last one (pywsgi
   keeps its environ, headers and input until the next request). At 1,000 matches a player's
   connection waits seconds for its next move, and whatever it keeps then is walked by the
-  garbage collector (docs/benchmarks-api.md, session 6).
+  garbage collector (docs/performance.md).
 
 ``GameWorker`` also writes the game service's heartbeat (``beat_while_serving``), by which the
 clock sweeper knows whether any worker can take moves (``king_match.serving``).
