@@ -6,13 +6,17 @@ operations need a token)."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from dataclasses import replace
 
+import pytest
 import schemathesis
 from conformance import conformance_failures
 
+from king_devservers import local_postgres_database
 from king_game.app import create_app
 from king_game.config import Settings
+from king_game.migrate import migrate
 
 from .helpers import signup
 
@@ -22,10 +26,19 @@ MAX_EXAMPLES = 6
 FEWER = {"POST /v1/accounts": 2, "POST /v1/tokens": 3}
 
 
-def test_every_operation_answers_as_documented(settings: Settings) -> None:
+@pytest.fixture
+def own_database() -> Iterator[str]:
+    """A database of its own: the document's example names ("Ayşe") get registered here, and
+    a registered name is one no guest of another test may take."""
+    with local_postgres_database(prefix="king_test_oa") as url:
+        migrate(url)
+        yield url
+
+
+def test_every_operation_answers_as_documented(settings: Settings, own_database: str) -> None:
     # An app with Redis keys of its own: the tables it opens stay out of other tests' lobby.
     own = replace(settings.match, key_prefix=f"oa{uuid.uuid4().hex[:8]}:")
-    app = create_app(replace(settings, match=own))
+    app = create_app(replace(settings, match=own, database_url=own_database))
     schema = schemathesis.openapi.from_wsgi("/openapi.json", app)
     bearer = signup(app.test_client())["headers"]
     failures = conformance_failures(
