@@ -55,7 +55,7 @@ PLAYERS = 1_000_000
 MATCHES = 2_500_000  # four history rows each: 10,000,000
 #: Share of all matches that fall in the benchmark's current week (a busy week).
 CURRENT_WEEK_SHARE = 0.05
-#: ``--foreign-keys`` compares two copies of a data set a tenth of the size (generated once).
+#: ``--foreign-keys`` compares copies of a data set a tenth of the size (generated once).
 FK_DATABASE = "king_bench_rating_fk"
 FK_PLAYERS = 100_000
 FK_MATCHES = 250_000  # 1,000,000 history rows
