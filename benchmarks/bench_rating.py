@@ -16,6 +16,13 @@ Prints ``name: value`` lines:
   app (in-process test client: routing, validation, SQL, serialization; no network).
 * ``rating.quality_spearman_*`` - the rating-quality simulation: 1,000 players with hidden skill
   play random four-player matches, 100 each; Spearman correlation of rating with skill.
+
+``--foreign-keys`` runs only what the foreign keys between the rating tables cost ingestion
+(``rating.fk_*``): copies of a smaller data set (1,000,000 history rows) with the migrated
+keys, with every key of 0001 and with none ingest the same matches in rotating order; per round
+and as medians with their spread: matches per second, and CPU per match of the benchmark
+process and its Postgres backends (read from ``/proc``; steadier than the rate on a shared
+machine).
 """
 
 from __future__ import annotations
@@ -30,12 +37,13 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
 from psycopg import sql
-from psycopg.conninfo import make_conninfo
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from king_message import FinishedMatch, SeatResult, format_utc
 from king_rating import elo, weekly
@@ -47,6 +55,10 @@ PLAYERS = 1_000_000
 MATCHES = 2_500_000  # four history rows each: 10,000,000
 #: Share of all matches that fall in the benchmark's current week (a busy week).
 CURRENT_WEEK_SHARE = 0.05
+#: ``--foreign-keys`` compares copies of a data set a tenth of the size (generated once).
+FK_DATABASE = "king_bench_rating_fk"
+FK_PLAYERS = 100_000
+FK_MATCHES = 250_000  # 1,000,000 history rows
 
 
 def emit(name: str, value: object) -> None:
@@ -56,18 +68,25 @@ def emit(name: str, value: object) -> None:
 # ------------------------------------------------------------------------ data set
 
 
+def admin_url() -> str:
+    return os.environ.get("DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
 def bench_database_url() -> str:
     given = os.environ.get("BENCH_RATING_DATABASE_URL")
     if given:
         return given
-    admin = os.environ.get("DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    return database_url(BENCH_DATABASE)
+
+
+def database_url(name: str) -> str:
+    """Conninfo of the database ``name`` on the admin server, created empty if missing."""
+    admin = admin_url()
     with psycopg.connect(admin, autocommit=True) as conn:
-        exists = conn.execute(
-            "SELECT 1 FROM pg_database WHERE datname = %s", (BENCH_DATABASE,)
-        ).fetchone()
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not exists:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DATABASE)))
-    return make_conninfo(admin, dbname=BENCH_DATABASE)
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return make_conninfo(admin, dbname=name)
 
 
 def dataset_meta(url: str) -> dict[str, str]:
@@ -88,6 +107,7 @@ _DROP_FOR_LOAD = """
 DROP INDEX IF EXISTS players_ladder;
 DROP INDEX IF EXISTS rating_history_by_player;
 DROP INDEX IF EXISTS weekly_scores_board;
+DROP INDEX IF EXISTS rating_history_by_match;
 ALTER TABLE rating_history DROP CONSTRAINT IF EXISTS rating_history_pkey;
 ALTER TABLE weekly_scores DROP CONSTRAINT IF EXISTS weekly_scores_pkey;
 ALTER TABLE matches DROP CONSTRAINT IF EXISTS matches_pkey;
@@ -102,13 +122,57 @@ ALTER TABLE rating_history ADD PRIMARY KEY (player_id, match_id);
 ALTER TABLE weekly_scores ADD PRIMARY KEY (week, player_id);
 CREATE INDEX players_ladder ON players (rating DESC, player_id) WHERE rated_matches >= 15;
 CREATE INDEX rating_history_by_player ON rating_history (player_id, seq DESC);
+CREATE INDEX rating_history_by_match ON rating_history (match_id);
 CREATE INDEX weekly_scores_board
     ON weekly_scores (week, score DESC, matches DESC, reached_at, player_id)
     WHERE matches >= 5;
 """
 
 
-def generate(url: str) -> float:
+# The foreign keys that 0001 had and that stay dropped (0004 restored the others), for
+# ``--foreign-keys``.
+_OTHER_KEYS = """
+ALTER TABLE match_players ADD FOREIGN KEY (match_id) REFERENCES matches ON DELETE CASCADE;
+ALTER TABLE weekly_scores ADD FOREIGN KEY (week) REFERENCES weeks;
+ALTER TABLE weekly_scores ADD FOREIGN KEY (player_id) REFERENCES players;
+"""
+
+
+def foreign_keys(conn: psycopg.Connection[Any]) -> list[tuple[str, str, str]]:
+    """(table, constraint, definition) of every foreign key in the public schema."""
+    rows = conn.execute(
+        """
+        SELECT t.relname, c.conname, pg_get_constraintdef(c.oid)
+          FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+         WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace
+         ORDER BY c.conname
+        """
+    ).fetchall()
+    return [(table, name, definition) for table, name, definition in rows]
+
+
+def drop_foreign_keys(conn: psycopg.Connection[Any]) -> list[tuple[str, str, str]]:
+    """Drop every foreign key; return what was dropped (for ``add_foreign_keys``)."""
+    found = foreign_keys(conn)
+    for table, name, _ in found:
+        conn.execute(
+            sql.SQL("ALTER TABLE {} DROP CONSTRAINT {}").format(
+                sql.Identifier(table), sql.Identifier(name)
+            )
+        )
+    return found
+
+
+def add_foreign_keys(conn: psycopg.Connection[Any], keys: list[tuple[str, str, str]]) -> None:
+    for table, name, definition in keys:
+        conn.execute(
+            sql.SQL("ALTER TABLE {} ADD CONSTRAINT {} {}").format(
+                sql.Identifier(table), sql.Identifier(name), sql.SQL(definition)
+            )
+        )
+
+
+def generate(url: str, players: int = PLAYERS, matches: int = MATCHES) -> float:
     """Build the data set from scratch with set-based SQL; return the seconds it took."""
     started = time.perf_counter()
     ref = reference_time()
@@ -121,13 +185,15 @@ def generate(url: str) -> float:
         conn.execute("SET maintenance_work_mem = '1GB'")
         conn.execute("SET work_mem = '256MB'")
         conn.execute("SET synchronous_commit = off")
+        # The migrations' foreign keys go for the load and are checked once after it.
+        keys = drop_foreign_keys(conn)
         conn.execute(_DROP_FOR_LOAD)
         params = {
             "ref": ref,
             "week_start": week.starts_at,
             "share": CURRENT_WEEK_SHARE,
-            "players": PLAYERS,
-            "matches": MATCHES,
+            "players": players,
+            "matches": matches,
         }
         conn.execute(
             """
@@ -203,6 +269,7 @@ def generate(url: str) -> float:
         )
         conn.execute("DROP TABLE bench_gen")
         conn.execute(_RESTORE_AFTER_LOAD)
+        add_foreign_keys(conn, keys)
         conn.execute("VACUUM ANALYZE")
         elapsed = time.perf_counter() - started
         conn.execute("CREATE TABLE bench_meta (key text PRIMARY KEY, value text NOT NULL)")
@@ -213,6 +280,7 @@ def generate(url: str) -> float:
                     ("version", DATASET_VERSION),
                     ("reference_time", ref.isoformat()),
                     ("generation_s", f"{elapsed:.1f}"),
+                    ("players", str(players)),
                 ],
             )
     return elapsed
@@ -227,11 +295,13 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[index]
 
 
-def skewed_player(rng: random.Random) -> int:
-    return int((PLAYERS - 1) * rng.random() ** 2)
+def skewed_player(rng: random.Random, players: int = PLAYERS) -> int:
+    return int((players - 1) * rng.random() ** 2)
 
 
-def random_messages(count: int, start: datetime, seed: int) -> list[FinishedMatch]:
+def random_messages(
+    count: int, start: datetime, seed: int, players: int = PLAYERS
+) -> list[FinishedMatch]:
     """Ranked matches among skewed-activity players, ending 1 ms apart from ``start`` on.
 
     Finished matches reach the service roughly in the order they ended, so the benchmark
@@ -240,8 +310,8 @@ def random_messages(count: int, start: datetime, seed: int) -> list[FinishedMatc
     rng = random.Random(seed)
     messages = []
     for index in range(count):
-        first = skewed_player(rng)
-        ids = [f"p{(first + seat * 7919) % PLAYERS}" for seat in range(4)]
+        first = skewed_player(rng, players)
+        ids = [f"p{(first + seat * 7919) % players}" for seat in range(4)]
         places = [1, 2, 3, 4]
         rng.shuffle(places)
         ended = start + timedelta(milliseconds=index)
@@ -272,10 +342,11 @@ def random_messages(count: int, start: datetime, seed: int) -> list[FinishedMatc
     return messages
 
 
-def next_messages(url: str, count: int) -> list[FinishedMatch]:
+def next_messages(url: str, count: int, seed: int | None = None) -> list[FinishedMatch]:
     """Messages that end after every match already in the data set, in the week after the
     reference week, so that ingesting them leaves the board the read benchmarks use alone.
-    The clock is kept in the data set."""
+    The clock is kept in the data set; two copies with the same clock and seed get the same
+    messages."""
     with psycopg.connect(url) as conn:
         meta = dict(conn.execute("SELECT key, value FROM bench_meta").fetchall())
         ref = datetime.fromisoformat(meta["reference_time"])
@@ -287,7 +358,10 @@ def next_messages(url: str, count: int) -> list[FinishedMatch]:
             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
             ((start + timedelta(milliseconds=count)).isoformat(),),
         )
-    return random_messages(count, start, seed=time.time_ns())
+    players = int(meta.get("players", PLAYERS))
+    return random_messages(
+        count, start, seed=time.time_ns() if seed is None else seed, players=players
+    )
 
 
 def forget_matches(url: str, messages: list[FinishedMatch]) -> None:
@@ -306,11 +380,39 @@ def forget_matches(url: str, messages: list[FinishedMatch]) -> None:
 
 
 def bench_ingest(url: str, count: int, threads: int) -> float:
+    return ingest_run(url, next_messages(url, count), threads).per_s
+
+
+@dataclass(frozen=True, slots=True)
+class IngestRun:
+    per_s: float
+    #: CPU per match of this process and of its Postgres backends (None when the server's
+    #: processes cannot be read here); on a shared machine it varies less than the rate.
+    cpu_ms: float | None
+    server_cpu_ms: float | None
+
+    def __str__(self) -> str:
+        if self.cpu_ms is None or self.server_cpu_ms is None:
+            return f"{self.per_s:.0f}/s"
+        return f"{self.per_s:.0f}/s {self.cpu_ms:.2f} ms ({self.server_cpu_ms:.2f} server)"
+
+
+def ingest_run(url: str, messages: list[FinishedMatch], threads: int) -> IngestRun:
+    """Ingest through ``Store.ingest`` from ``threads`` threads sharing one pool; the matches
+    are forgotten again afterwards."""
     from king_rating.store import Store
 
-    messages = next_messages(url, count)
+    count = len(messages)
     store = Store(url, min_size=threads, max_size=threads)
     store.pool.wait()
+    with store.pool.connection() as conn:
+        backends = [
+            row[0]
+            for row in conn.execute(
+                "SELECT pid FROM pg_stat_activity "
+                "WHERE datname = current_database() AND backend_type = 'client backend'"
+            )
+        ]
     chunks = [messages[i::threads] for i in range(threads)]
 
     def run(chunk: list[FinishedMatch]) -> None:
@@ -318,15 +420,119 @@ def bench_ingest(url: str, count: int, threads: int) -> float:
             store.ingest(message)
 
     workers = [threading.Thread(target=run, args=(chunk,)) for chunk in chunks]
+    server_before = process_cpu_s(backends)
+    client_before = time.process_time()
     started = time.perf_counter()
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
     elapsed = time.perf_counter() - started
+    client = time.process_time() - client_before
+    server_after = process_cpu_s(backends)
     store.close()
     forget_matches(url, messages)
-    return count / elapsed
+    if server_before is None or server_after is None:
+        return IngestRun(count / elapsed, None, None)
+    server = server_after - server_before
+    return IngestRun(count / elapsed, 1000 * (client + server) / count, 1000 * server / count)
+
+
+def process_cpu_s(pids: list[int]) -> float | None:
+    """User + system CPU seconds of these processes so far (Linux ``/proc``), or None."""
+    total = 0
+    try:
+        for pid in pids:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    except OSError:
+        return None
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def bench_foreign_keys(count: int, rounds: int, threads: int) -> None:
+    """What the foreign keys cost an ingestion, side by side on copies of one data set: the
+    migrated schema (``migrated``), the same with the keys that stay dropped (``all_keys``,
+    ``_OTHER_KEYS``) and with no foreign key nor ``rating_history_by_match`` (``no_keys``: the
+    schema before 0004); the same matches into each, in rotating order, one after the other."""
+    migrated = database_url(FK_DATABASE)
+    meta = dataset_meta(migrated)
+    if meta.get("version") != DATASET_VERSION or meta.get("players") != str(FK_PLAYERS):
+        emit("rating.fk_dataset_generation_s", f"{generate(migrated, FK_PLAYERS, FK_MATCHES):.1f}")
+    migrate(migrated)
+    with psycopg.connect(migrated) as conn:
+        history = conn.execute("SELECT count(*) FROM rating_history").fetchone()
+    emit("rating.fk_dataset_rating_history_rows", history[0] if history else 0)
+
+    def all_keys(conn: psycopg.Connection[Any]) -> None:
+        conn.execute(_OTHER_KEYS)
+
+    def no_keys(conn: psycopg.Connection[Any]) -> None:
+        drop_foreign_keys(conn)
+        conn.execute("DROP INDEX rating_history_by_match")
+
+    variants = {
+        "all_keys": copy_database(FK_DATABASE, all_keys),
+        "migrated": migrated,
+        "no_keys": copy_database(FK_DATABASE, no_keys),
+    }
+    names = list(variants)
+    for name in names:  # warm-up: caches and the first plans, not counted
+        ingest_run(variants[name], next_messages(variants[name], count, seed=0), threads)
+    runs: dict[str, list[IngestRun]] = {name: [] for name in names}
+    for index in range(rounds):
+        order = names[index % len(names) :] + names[: index % len(names)]
+        for name in order if index % 2 == 0 else order[::-1]:
+            url = variants[name]
+            runs[name].append(ingest_run(url, next_messages(url, count, seed=index + 1), threads))
+        emit(f"rating.fk_round_{index + 1}", ", ".join(f"{n} {runs[n][-1]}" for n in names))
+    for name in names:
+        emit(
+            f"rating.fk_{name}_matches_per_s",
+            f"{statistics.median(r.per_s for r in runs[name]):.0f}",
+        )
+        if all(r.cpu_ms is not None for r in runs[name]):
+            emit(
+                f"rating.fk_{name}_cpu_ms_per_match",
+                f"{statistics.median(r.cpu_ms or 0 for r in runs[name]):.2f}",
+            )
+    for name in ("migrated", "all_keys"):
+        pairs = list(zip(runs[name], runs["no_keys"], strict=True))
+        emit_cost(
+            f"rating.fk_{name}_rate_cost_pct", [100 * (1 - k.per_s / n.per_s) for k, n in pairs]
+        )
+        if all(k.cpu_ms and n.cpu_ms for k, n in pairs):
+            emit_cost(
+                f"rating.fk_{name}_cpu_cost_pct",
+                [100 * ((k.cpu_ms or 0) / (n.cpu_ms or 1) - 1) for k, n in pairs],
+            )
+    with psycopg.connect(admin_url(), autocommit=True) as conn:
+        for name in ("all_keys", "no_keys"):
+            database = str(conninfo_to_dict(variants[name])["dbname"])
+            conn.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(database)))
+
+
+def copy_database(template: str, change: Callable[[psycopg.Connection[Any]], None]) -> str:
+    """A fresh copy of the database ``template`` (named after it, with a suffix) with
+    ``change`` applied; its conninfo."""
+    name = f"{template}_{change.__name__}"
+    with psycopg.connect(admin_url(), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template)
+            )
+        )
+    url = make_conninfo(admin_url(), dbname=name)
+    with psycopg.connect(url, autocommit=True) as conn:
+        change(conn)
+    return url
+
+
+def emit_cost(name: str, costs: list[float]) -> None:
+    """Median of the rounds' costs, then their spread."""
+    emit(name, f"{statistics.median(costs):.1f} (rounds {min(costs):.1f} .. {max(costs):.1f})")
 
 
 def bench_ingest_rq(url: str, count: int, processes: int) -> float:
@@ -480,7 +686,15 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--regenerate", action="store_true", help="rebuild the data set")
     parser.add_argument("--ingest-count", type=int, default=4000)
     parser.add_argument("--read-runs", type=int, default=1000)
+    parser.add_argument(
+        "--foreign-keys", action="store_true", help="only the side-by-side cost of the keys"
+    )
+    parser.add_argument("--rounds", type=int, default=6, help="rounds of --foreign-keys")
     args, _ = parser.parse_known_args(argv)
+
+    if args.foreign_keys:
+        bench_foreign_keys(args.ingest_count, args.rounds, 8)
+        return
 
     bench_quality()
     url = bench_database_url()
