@@ -45,25 +45,9 @@ def emit(name: str, value: object) -> None:
 
 def rated_population(players: int = 1000, rounds: int = 40, seed: int = 3) -> list[float]:
     """Ratings the rating service's Elo gives a population after ``rounds`` matches each."""
-    from benchmarks.bench_rating import MODERATE_LUCK
-    from king_rating import elo
+    from benchmarks.bench_rating import MODERATE_LUCK, simulate_population
 
-    rng = random.Random(seed)
-    skill = [rng.gauss(0, 1) for _ in range(players)]
-    rating = [elo.INITIAL_RATING] * players
-    played = [0] * players
-    for _ in range(rounds):
-        order = list(range(players))
-        rng.shuffle(order)
-        for start in range(0, players - players % 4, 4):
-            table = order[start : start + 4]
-            performance = [skill[i] + rng.gauss(0, MODERATE_LUCK) for i in table]
-            places = [1 + sum(1 for other in performance if other > mine) for mine in performance]
-            changes = elo.rate_match([rating[i] for i in table], [played[i] for i in table], places)
-            for index, change in zip(table, changes, strict=True):
-                rating[index] = change.rating_after
-                played[index] += 1
-    return rating
+    return simulate_population(MODERATE_LUCK, players, rounds, seed)[0]
 
 
 class Clock:

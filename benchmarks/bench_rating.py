@@ -643,8 +643,11 @@ def spearman(xs: list[float], ys: list[float]) -> float:
     return 1 - 6 * squared / (n * (n * n - 1))
 
 
-def simulate_quality(luck: float, players: int = 1000, rounds: int = 100, seed: int = 7) -> float:
-    """Hidden skill ~ N(0, 1); a match's performance is skill + N(0, luck); ranks by it.
+def simulate_population(
+    luck: float, players: int = 1000, rounds: int = 100, seed: int = 7
+) -> tuple[list[float], list[float]]:
+    """(ratings, hidden skills) after ``rounds`` rounds: skill ~ N(0, 1), a match's
+    performance is skill + N(0, luck), places follow it, ratings follow production Elo.
 
     Every round deals all players into random tables of four, so after ``rounds`` rounds each
     has played exactly ``rounds`` matches.
@@ -664,6 +667,12 @@ def simulate_quality(luck: float, players: int = 1000, rounds: int = 100, seed: 
             for index, change in zip(table, changes, strict=True):
                 rating[index] = change.rating_after
                 played[index] += 1
+    return rating, skill
+
+
+def simulate_quality(luck: float, players: int = 1000, rounds: int = 100, seed: int = 7) -> float:
+    """Spearman correlation of rating with hidden skill (``simulate_population``)."""
+    rating, skill = simulate_population(luck, players, rounds, seed)
     return spearman(rating, skill)
 
 
