@@ -80,7 +80,11 @@ if os.environ.get("KING_LOG_FORMAT", "").lower() == "json" or (
 def post_worker_init(worker: Any) -> None:
     """Make sure the app has its metrics and request log (a no-op once create_app does it),
     and report the length of the queues (read from Redis at each scrape: the same numbers
-    from every copy, so any one service exposing them is enough)."""
+    from every copy, so any one service exposing them is enough). The requests gunicorn
+    itself refuses (a garbage request line, ambiguous framing) get problem+json answers."""
+    from king_web.wire import install_gunicorn_error_answers
+
+    install_gunicorn_error_answers()
     try:
         from flask import Flask
         from king_metrics import install, watch_queues

@@ -25,13 +25,9 @@ from flask_smorest import Api  # type: ignore[import-untyped]
 from flask_smorest.utils import prepare_response  # type: ignore[import-untyped]
 from werkzeug.exceptions import HTTPException
 
-PROBLEM_CONTENT_TYPE = "application/problem+json"
+from .wire import CODES_BY_STATUS, TYPE_PREFIX
 
-#: Every service's problem ``type`` is this prefix and the body's ``code``: one absolute URI
-#: scheme for all of them, so a code means the same problem whichever service sent it. The
-#: ``type`` identifies the problem (``king.example`` is a reserved name, RFC 6761: nothing to
-#: fetch); programs compare ``code`` (or ``type``) as strings.
-TYPE_PREFIX = "https://king.example/problems/"
+PROBLEM_CONTENT_TYPE = "application/problem+json"
 
 
 class ProblemSchema(ma.Schema):
@@ -119,19 +115,7 @@ class ProblemApi(Api):  # type: ignore[misc]
     #: The ``type`` of a body is this prefix and its ``code`` (the same for every service).
     TYPE_PREFIX: ClassVar[str] = TYPE_PREFIX
     #: Stable codes of errors that come from HTTP itself, not from the service's own checks.
-    CODES_BY_STATUS: ClassVar[dict[int, str]] = {
-        400: "bad_request",
-        401: "unauthenticated",
-        403: "forbidden",
-        404: "not_found",
-        405: "method_not_allowed",
-        413: "payload_too_large",
-        415: "unsupported_media_type",
-        422: "validation_failed",
-        429: "rate_limited",
-        500: "internal_error",
-        503: "service_unavailable",
-    }
+    CODES_BY_STATUS: ClassVar[dict[int, str]] = CODES_BY_STATUS
     #: flask-smorest nests field errors by location ("json", "query"); True keeps the fields
     #: only (a request has one body).
     FLAT_FIELD_ERRORS: ClassVar[bool] = False

@@ -538,10 +538,27 @@ def test_ambiguous_framing_is_refused_with_a_problem(game_server, shape):
 @pytest.mark.integration
 @pytest.mark.parametrize("shape", sorted(_SMUGGLING))
 def test_the_rating_service_refuses_ambiguous_framing_too(rating_server, shape):
-    status, _headers, _body = _exchange(
-        rating_server, _SMUGGLING[shape].replace(b"/v1/accounts", b"/healthz")
+    problem = _problem(
+        _exchange(rating_server, _SMUGGLING[shape].replace(b"/v1/accounts", b"/healthz"))
     )
-    assert status == 400, shape
+    assert (problem["status"], problem["code"]) == (400, "bad_request"), shape
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(
+    ("raw", "status"),
+    [
+        (b"GARBAGE\r\n\r\n", 400),
+        (b"GET /healthz HTTP/1.1\r\nBad Name: 1\r\n\r\n", 400),
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    ],
+    ids=["garbage request line", "bad header name", "request line too long"],
+)
+def test_the_rating_services_http_level_errors_are_problems(rating_server, raw, status):
+    """gunicorn's own refusals (its gthread worker, before the app) are problem+json too
+    (``king_web.wire.install_gunicorn_error_answers``), not its HTML page."""
+    problem = _problem(_exchange(rating_server, raw))
+    assert problem["status"] == status, problem
 
 
 @pytest.mark.integration

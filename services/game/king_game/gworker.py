@@ -54,15 +54,14 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from functools import cache
-from http import HTTPStatus
 from time import monotonic
 from typing import Any
 
 import gevent
 import gunicorn_h1c
-import orjson
 from greenlet import getcurrent
 from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler
+from king_web.wire import REFUSED_DETAIL, problem_answer
 
 #: Limits on a request's header section, as http.client's (which pywsgi used).
 MAX_HEADER_LINE = 65536
@@ -150,38 +149,11 @@ def framing_problem(pairs: list[tuple[str, str]]) -> str:
     return ""
 
 
-def problem_answer(status: int, detail: str) -> bytes:
-    """A whole HTTP answer with a problem+json body, for the errors pywsgi answers itself
-    (before the app sees the request), in the shape of the app's problems."""
-    from king_game.problems import TYPE_PREFIX  # (in the worker, after gevent's patching)
-
-    phrase = HTTPStatus(status).phrase
-    code = {400: "bad_request", 414: "uri_too_long"}.get(status, f"http_{status}")
-    body = orjson.dumps(
-        {
-            "type": TYPE_PREFIX + code,
-            "title": phrase,
-            "status": status,
-            "detail": detail,
-            "code": code,
-        }
-    )
-    head = (
-        f"HTTP/1.1 {status} {phrase}\r\nConnection: close\r\n"
-        f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n"
-    )
-    return head.encode("latin-1") + body
-
-
-#: What a refused request line or header section says (never echoing the client's bytes).
-_BAD_REQUEST_DETAIL = "the request line or headers could not be read, or frame the body ambiguously"
-
-
 @cache
 def _problem_answer(status: int) -> bytes:
     if status == 414:
         return problem_answer(414, "the request line is too long")
-    return problem_answer(status, _BAD_REQUEST_DETAIL)
+    return problem_answer(status, REFUSED_DETAIL)
 
 
 class IdleExpired(Exception):
