@@ -21,6 +21,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from king_devservers import local_postgres_database
 from king_game.app import create_app
 from king_game.config import Settings
 from king_game.migrate import migrate
@@ -110,6 +111,16 @@ def sweeper(app: Flask) -> Iterator[Sweeper]:
     yield running
     running.stop()
     thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def own_database() -> Iterator[str]:
+    """A migrated database for one test module alone: for tests that register the OpenAPI
+    document's example names ("Ayşe"), since a registered name is one no other test's guest
+    may take."""
+    with local_postgres_database(prefix="king_test_own") as url:
+        migrate(url)
+        yield url
 
 
 def make_settings(settings: Settings, **changes: Any) -> Settings:

@@ -6,17 +6,13 @@ operations need a token)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from dataclasses import replace
 
-import pytest
 import schemathesis
 from conformance import conformance_failures
 
-from king_devservers import local_postgres_database
 from king_game.app import create_app
 from king_game.config import Settings
-from king_game.migrate import migrate
 
 from .helpers import signup
 
@@ -24,15 +20,6 @@ from .helpers import signup
 MAX_EXAMPLES = 6
 #: A valid sign-up hashes a password (Argon2, on purpose slow): fewer of those.
 FEWER = {"POST /v1/accounts": 2, "POST /v1/tokens": 3}
-
-
-@pytest.fixture
-def own_database() -> Iterator[str]:
-    """A database of its own: the document's example names ("Ayşe") get registered here, and
-    a registered name is one no guest of another test may take."""
-    with local_postgres_database(prefix="king_test_oa") as url:
-        migrate(url)
-        yield url
 
 
 def test_every_operation_answers_as_documented(settings: Settings, own_database: str) -> None:

@@ -25,11 +25,12 @@ WRITES = ("post", "put", "patch", "delete")
 
 
 @pytest.fixture(scope="module")
-def client(settings: Settings) -> FlaskClient:
-    """A client of an app with Redis keys of its own: the tables these tests open (from the
-    document's examples) stay out of other tests' lobby."""
+def client(settings: Settings, own_database: str) -> FlaskClient:
+    """A client of an app with Redis keys and a database of its own: the tables these tests
+    open and the names they register (from the document's examples) stay out of other tests'
+    lobby and names."""
     own = replace(settings.match, key_prefix=f"od{uuid.uuid4().hex[:8]}:")
-    return create_app(replace(settings, match=own)).test_client()
+    return create_app(replace(settings, match=own, database_url=own_database)).test_client()
 
 
 def operations(spec: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], dict[str, Any]]]:
