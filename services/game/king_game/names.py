@@ -36,8 +36,9 @@ MAX_NAME = 40
 
 
 def _point(code: int) -> str:
-    # \uXXXX reads the same in Python's and ECMA-262's regular expressions; a code point
-    # beyond the BMP is written as itself (both read it as one character in Unicode mode).
+    # A \u escape with four hex digits reads the same in Python's and ECMA-262's regular
+    # expressions; a code point beyond the BMP is written as itself (one character to both
+    # in Unicode mode).
     return f"\\u{code:04x}" if code <= 0xFFFF else chr(code)
 
 
