@@ -1,7 +1,8 @@
 """The match layer shared by the services: the one writer path for matches in Redis.
 
-* ``store.MatchStore`` — tables, seats, moves, clocks and the event log, all written through one
-  checked, version-guarded path;
+* ``store.MatchStore`` — the front: tables, seats, moves, clocks and the event log, all written
+  through one checked, version-guarded path (``writer``), by rules that need no Redis
+  (``lifecycle``, ``seating``); its module docstring is the map of the rest;
 * ``sweeper.Sweeper`` — the leased process that applies timeouts when nobody is connected;
 * ``jobs`` — the jobs a change calls for (bot turns, finished matches), queue-library free; the
   finished-match message itself is ``king_message``'s;

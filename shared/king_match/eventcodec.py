@@ -1,4 +1,4 @@
-"""Compact storage form of the public events in a match's log (a Redis list, see ``store``).
+"""Compact storage form of the public events in a match's log (a Redis list, ``keys.py``).
 
 Clients see events as JSON objects (``{"type": "card_played", "hand": 3, ...}``). Stored as
 such, a 20-hand match's log would take tens of kilobytes of Redis, so the three events that
@@ -74,3 +74,23 @@ def decode(text: str) -> dict[str, Any]:
             "v": int(version),
         }
     raise ValueError(f"unknown stored event {text[:20]!r}")
+
+
+def log_entry(text: str) -> dict[str, Any]:
+    """One log entry, ``"<seq> <event>"`` (``stamp``), as the event clients see."""
+    seq, _, stored = text.partition(" ")
+    event = decode(stored)
+    event["seq"] = int(seq)
+    return event
+
+
+def stamp(events: list[dict[str, Any]], version: int, last_seq: int) -> list[str]:
+    """The log entries of a commit's events: each event gets the commit's version ``v`` and
+    its ``seq`` (numbered on from ``last_seq``), and its entry holds both."""
+    entries = []
+    for offset, event in enumerate(events, start=1):
+        event["v"] = version
+        event.pop("seq", None)  # (not part of the stored event: the entry's head)
+        entries.append(f"{last_seq + offset} {encode(event)}")
+        event["seq"] = last_seq + offset
+    return entries

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import cache
+from importlib.resources import files
 from typing import Any
 
 from redis import Redis
@@ -40,6 +42,12 @@ from redis.exceptions import ConnectionError, NoScriptError
 
 #: Connections a script keeps between calls (about the calls in flight at once per process).
 RESERVE = 8
+
+
+@cache
+def lua_source(name: str) -> str:
+    """The source of the match layer's script ``lua/<name>.lua``."""
+    return files(__package__).joinpath("lua", f"{name}.lua").read_text(encoding="utf-8")
 
 
 def pack(args: Sequence[str | bytes | int]) -> bytes:

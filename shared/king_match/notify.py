@@ -3,29 +3,22 @@ the new events without another round trip.
 
 A client following a match waits for its next event. Doing that with a blocking Redis read
 would hold one Redis connection per waiting client — thousands of connections, and tens of
-kilobytes of Redis memory each. Instead every commit publishes on ``<prefix>evn:<match>``
-(inside the same Lua script that appends to the match's log) a message that carries the
-change itself::
-
-    "<first seq> <last seq> <seat whose player may move, or -1> <new version>\\n<record JSON>\\n
-     <engine state, hex>\\n<seq> <event>\\n<seq> <event>..."
-
-(the entries the commit appended to the match's log: events in their stored form,
-``eventcodec``; the record and state let the follower whose turn it now is render its view
-without loading the match). Each service process runs one ``EventNotifier``: a thread on one Pub/Sub
+kilobytes of Redis memory each. Instead every commit publishes on its match's channel (inside
+the same Lua script that appends to the match's log) a message that carries the change itself
+(``commitmsg.py``). Each service process runs one ``EventNotifier``: a thread on one Pub/Sub
 connection (pattern ``<prefix>evn:*``). For a match that has local followers it decodes the
 events once into a short contiguous cache and wakes just that match's waiters, which take their
-events from the cache. A follower that is behind the cache (it connected late, or a message was
-lost) reads the match's log in Redis instead: the log stays the truth, the cache only saves
-round trips.
+events from the cache; it files the commit's record and state in the process's latest-commit
+cache (``latest.py``, ``commits``), which the write path reads. A follower that is behind the
+cache (it connected late, or a message was lost) reads the match's log in Redis instead: the
+log stays the truth, the caches only save round trips.
 
 No wake-up is lost: a waiter registers *before* it reads, and the notifier keeps the latest
 sequence number of every match that has waiters, so a commit that lands between the read and
 the wait is seen by the wait's predicate. Each waiter has its own event, set by the commits of
 its own match only (not by every commit the process hears of). Under gevent (the game service's
-workers) the thread is a greenlet and the waiters are gevent's own events; the notifier's lock
-then is a plain OS lock: it is only ever held for a few dictionary operations, never across a
-switch, so it is never contended and costs next to nothing.
+workers) the thread is a greenlet and the waiters are gevent's own events; the lock is a plain
+OS lock, held only for a few dictionary operations (``sync.py``).
 
 The same connection carries other broadcasts of the service (``on_channel``): for example the
 revoked-token channel, so each process can drop a revoked token from its own cache. A callback
@@ -41,12 +34,15 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple, Protocol
+from typing import Any
 
 from redis import Redis
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from . import eventcodec
+from . import commitmsg
+from .keys import Keys
+from .latest import LastCommit, LatestCommits
+from .sync import Waiter, primitives
 
 log = logging.getLogger(__name__)
 
@@ -56,56 +52,26 @@ CACHE_EVENTS = 64
 TICK_S = 0.1
 
 
-class LastCommit(NamedTuple):
-    """What the latest commit message of a followed match said."""
-
-    seq: int  #: its last event
-    turn: int | None  #: the seat whose player may move after it (``player_to_act``)
-    version: int
-    meta: str  #: the record's JSON
-    state_hex: str  #: the engine state, hex ("" before the start)
-
-
-class _Waiter(Protocol):
-    def set(self) -> None: ...
-
-    def wait(self, timeout: float | None = None) -> bool: ...
-
-
-def _primitives() -> tuple[Callable[[], Any], Callable[[], _Waiter]]:
-    """(lock factory, waiter factory): OS locks and threading events, or under gevent's
-    monkey-patching an unpatched OS lock (see the module docstring) and gevent's events."""
-    try:
-        from gevent import monkey  # type: ignore[import-untyped]
-    except ImportError:
-        return threading.Lock, threading.Event
-    if not monkey.is_module_patched("threading"):
-        return threading.Lock, threading.Event
-    from gevent.event import Event  # type: ignore[import-untyped]
-
-    return monkey.get_original("_thread", "allocate_lock"), Event
-
-
 class _Watch:
-    __slots__ = ("events", "last", "latest", "waiters", "waiting")
+    __slots__ = ("events", "latest", "waiters", "waiting")
 
     def __init__(self) -> None:
         #: The events of the follows waiting right now (each set once, then dropped).
-        self.waiting: list[_Waiter] = []
+        self.waiting: list[Waiter] = []
         self.latest = 0
         self.waiters = 0
         #: A contiguous run of the latest decoded events (each with its ``seq``).
         self.events: deque[dict[str, Any]] = deque(maxlen=CACHE_EVENTS)
-        #: The latest commit message, its record and state kept as text until asked for.
-        self.last: LastCommit | None = None
 
 
 class EventNotifier:
-    def __init__(self, redis: Redis, prefix: str) -> None:
+    def __init__(self, redis: Redis, prefix: str, commits: LatestCommits | None = None) -> None:
         self.redis = redis
-        self.pattern = f"{prefix}evn:*"
+        #: The latest commit of each followed match, for the write path (``latest.py``).
+        self.commits = commits or LatestCommits()
+        self.pattern = Keys(prefix).channels
         self.prefix_len = len(prefix) + len("evn:")
-        new_lock, self._new_waiter = _primitives()
+        new_lock, self._new_waiter = primitives()
         self.lock = new_lock()
         self.watches: dict[str, _Watch] = {}
         self._thread: threading.Thread | None = None
@@ -118,7 +84,7 @@ class EventNotifier:
         self._channels: dict[str, Callable[[str | None], None]] = {}
         #: Waiters in ``wait`` by the tick at which their time is up (``_tick_of``), for the
         #: ticker: each tick takes only the ticks that have passed, not every waiter.
-        self._sleeping: dict[int, set[_Waiter]] = {}
+        self._sleeping: dict[int, set[Waiter]] = {}
 
     def on_channel(self, channel: str, callback: Callable[[str | None], None]) -> None:
         """Call ``callback(text)`` for every message on ``channel`` (register before
@@ -173,11 +139,11 @@ class EventNotifier:
                 self.subscribed.clear()
                 log.warning("event notifier lost its connection (%s); reconnecting", exc)
                 time.sleep(0.5)
+                self.commits.forget()
                 with self.lock:  # wake everyone: they re-read the stream themselves
                     for watch in self.watches.values():
                         watch.latest += 1
                         watch.events.clear()
-                        watch.last = None
                         _wake(watch)
                 for callback in self._channels.values():
                     callback(None)
@@ -193,32 +159,34 @@ class EventNotifier:
         if watch is None:
             return  # nobody here follows this match: nothing to decode
         try:
-            head, meta, state_hex, body = text.split("\n", 3)
-            first, last, turn, version = (int(part) for part in head.split())
-            events = []
-            for entry in body.split("\n"):
-                seq, _, stored = entry.partition(" ")
-                event = eventcodec.decode(stored)
-                event["seq"] = int(seq)
-                events.append(event)
+            message = commitmsg.decode(text)
+            events = message.events()
         except ValueError:
             log.warning("unreadable event message for match %s", match_id)
+            self.commits.forget(match_id)
             with self.lock:
                 watch.events.clear()
-                watch.last = None
                 watch.latest += 1  # its followers re-read the log
                 _wake(watch)
             return
+        first, last = message.first, message.last
         with self.lock:
             if last <= watch.latest and watch.events and watch.events[-1]["seq"] >= last:
                 return
             if watch.events and watch.events[-1]["seq"] != first - 1:
                 watch.events.clear()  # a gap: start a new contiguous run
             watch.events.extend(events)
-            watch.last = LastCommit(last, None if turn < 0 else turn, version, meta, state_hex)
             if last > watch.latest:
                 watch.latest = last
             _wake(watch)
+        self.commits.put(
+            match_id,
+            LastCommit(last, message.turn, message.version, message.meta, message.state_hex),
+        )
+        with self.lock:
+            followed = match_id in self.watches
+        if not followed:  # its last follower left meanwhile: keep no copy that goes stale
+            self.commits.forget(match_id)
 
     def _broadcast(self, channel: str, text: str) -> None:
         callback = self._channels.get(channel)
@@ -243,8 +211,11 @@ class EventNotifier:
         finally:
             with self.lock:
                 watch.waiters -= 1
-                if watch.waiters == 0:
+                followed = watch.waiters > 0
+                if not followed:
                     self.watches.pop(match_id, None)
+            if not followed:
+                self.commits.forget(match_id)  # nothing keeps it up to date any more
 
     def cached(self, match_id: str, after: int) -> list[dict[str, Any]] | None:
         """The events after ``after`` from the cache (registered via ``watching``): a list
@@ -262,23 +233,6 @@ class EventNotifier:
                 return []
             return list(watch.events)[after - first + 1 :]
 
-    def commit_after(self, match_id: str, seq: int) -> LastCommit | None:
-        """The commit that wrote event ``seq``, when it is the latest message of a followed
-        match; else None (load the match to know)."""
-        with self.lock:
-            watch = self.watches.get(match_id)
-            last = None if watch is None else watch.last
-            return last if last is not None and last.seq == seq else None
-
-    def latest(self, match_id: str) -> LastCommit | None:
-        """The latest commit known of a followed match (None: not followed, or unknown since
-        a reconnect). It may be stale: a write from it must check the version."""
-        with self.lock:
-            watch = self.watches.get(match_id)
-            if watch is None or watch.last is None or watch.last.seq != watch.latest:
-                return None
-            return watch.last
-
     def wait(self, match_id: str, after: int, timeout_s: float) -> bool:
         """Wait (registered via ``watching``) until the match passes ``after``; False on
         timeout.
@@ -295,7 +249,7 @@ class EventNotifier:
             waiter = self._new_waiter()
             watch.waiting.append(waiter)
             ticking = not self._stop.is_set()
-            sleeping: set[_Waiter] | None = None
+            sleeping: set[Waiter] | None = None
             if ticking:
                 # The first tick after the deadline (never before it).
                 tick = _tick_of(time.monotonic() + timeout_s) + 1
@@ -321,7 +275,7 @@ class EventNotifier:
             stopping = self._stop.wait(TICK_S)
             now = _tick_of(time.monotonic())
             try:
-                due: list[_Waiter] = []
+                due: list[Waiter] = []
                 with self.lock:
                     # (a key per tick that has waiters: a few hundred at most, one per tick of
                     # the longest wait, however many waiters there are)

@@ -46,6 +46,7 @@ from redis.exceptions import RedisError
 
 from . import fairness
 from .errors import MatchError
+from .leanscript import lua_source
 from .store import MatchStore, Player, check_client_seed
 
 #: How long an ended state (dropped, missed, left, matched) stays readable.
@@ -133,200 +134,6 @@ def pair(
     return tables
 
 
-# One pass over a pool. KEYS: pool, ratings, seen, due. ARGV: now, stale cutoff, window base,
-# growth, cap, max scan, max anchors, confirm deadline, pool name, prefix, ended-state TTL,
-# force ('1': a join), least time between passes (ms), then per table that may be made: id,
-# commitment, seat order (4 digits). Returns {dropped ids, made tables as {id, p0..p3, r0..r3,
-# j0..j3} by seat}; nothing, without a look, when the pool had a pass less than that time ago.
-_PAIR = """
-local now = tonumber(ARGV[1])
-local cutoff = tonumber(ARGV[2])
-local base, growth, cap = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local scan, anchors = tonumber(ARGV[6]), tonumber(ARGV[7])
-local confirm_by = ARGV[8]
-local pool, prefix = ARGV[9], ARGV[10]
-local room = (#ARGV - 13) / 3
-local last = tonumber(redis.call('GET', KEYS[1] .. ':last') or '0')
-if ARGV[12] ~= '1' and now >= last and now - last < tonumber(ARGV[13]) then return {{}, {}} end
-redis.call('SET', KEYS[1] .. ':last', now, 'PX', 60000)
-local flat = redis.call('ZRANGE', KEYS[1], 0, scan - 1, 'WITHSCORES')
-local ws, dropped = {}, {}
-for i = 1, #flat, 2 do
-  local id = flat[i]
-  local seen = tonumber(redis.call('HGET', KEYS[3], id) or '0')
-  if seen < cutoff then
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('HDEL', KEYS[2], id)
-    redis.call('HDEL', KEYS[3], id)
-    local pkey = prefix .. 'qm:p:' .. id
-    redis.call('HSET', pkey, 'state', 'dropped')
-    redis.call('EXPIRE', pkey, ARGV[11])
-    dropped[#dropped + 1] = id
-  else
-    local joined = tonumber(flat[i + 1])
-    local w = math.min(cap, base + growth * (math.max(0, now - joined) / 1000))
-    local r = tonumber(redis.call('HGET', KEYS[2], id) or '1500')
-    ws[#ws + 1] = {id = id, joined = joined, r = r, w = w}
-  end
-end
-local used, made, failed = {}, {}, 0
-for a = 1, #ws do
-  if #made >= room or failed >= anchors then break end
-  if not used[a] then
-    local A = ws[a]
-    local cands = {}
-    for b = 1, #ws do
-      if b ~= a and not used[b] and math.abs(ws[b].r - A.r) <= math.min(A.w, ws[b].w) then
-        cands[#cands + 1] = b
-      end
-    end
-    table.sort(cands, function(x, y)
-      local dx, dy = math.abs(ws[x].r - A.r), math.abs(ws[y].r - A.r)
-      if dx ~= dy then return dx < dy end
-      return x < y
-    end)
-    local group = {a}
-    for _, c in ipairs(cands) do
-      local fits = true
-      for _, g in ipairs(group) do
-        if math.abs(ws[c].r - ws[g].r) > math.min(ws[c].w, ws[g].w) then fits = false; break end
-      end
-      if fits then
-        group[#group + 1] = c
-        if #group == 4 then break end
-      end
-    end
-    if #group < 4 then
-      failed = failed + 1
-    else
-      local t = #made
-      local tid, commit, order = ARGV[14 + 3 * t], ARGV[15 + 3 * t], ARGV[16 + 3 * t]
-      local bySeat = {}
-      for k, index in ipairs(group) do
-        used[index] = true
-        bySeat[tonumber(string.sub(order, k, k)) + 1] = ws[index]
-      end
-      local tkey = prefix .. 'qm:t:' .. tid
-      local out = {tid}
-      redis.call('HSET', tkey, 'pool', pool)
-      for seat = 1, 4 do
-        local w = bySeat[seat]
-        out[#out + 1] = w.id
-        redis.call('ZREM', KEYS[1], w.id)
-        redis.call('HDEL', KEYS[2], w.id)
-        redis.call('HDEL', KEYS[3], w.id)
-        redis.call('HSET', tkey, 'p' .. (seat - 1), w.id, 'j:' .. w.id, w.joined, 'r:' .. w.id, w.r)
-        redis.call('HSET', prefix .. 'qm:p:' .. w.id, 'state', 'found', 'table', tid,
-          'seat', seat - 1, 'commit', commit, 'deadline', confirm_by)
-      end
-      for seat = 1, 4 do out[#out + 1] = tostring(bySeat[seat].r) end
-      for seat = 1, 4 do out[#out + 1] = tostring(bySeat[seat].joined) end
-      redis.call('ZADD', KEYS[4], confirm_by, tid)
-      made[#made + 1] = out
-    end
-  end
-end
-return {dropped, made}
-"""
-
-# Join. KEYS: player, pool, ratings, seen, pools. ARGV: pool, now, rating.
-_JOIN = """
-local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'waiting' then
-  local pool = redis.call('HGET', KEYS[1], 'pool')
-  if pool ~= ARGV[1] then return {'other_pool', pool} end
-  redis.call('HSET', KEYS[4], ARGV[4], ARGV[2])
-  return {'waiting', pool}
-end
-if state == 'found' then return {'found', redis.call('HGET', KEYS[1], 'pool')} end
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'state', 'waiting', 'pool', ARGV[1], 'joined', ARGV[2],
-  'rating', ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[4])
-redis.call('HSET', KEYS[3], ARGV[4], ARGV[3])
-redis.call('HSET', KEYS[4], ARGV[4], ARGV[2])
-redis.call('SADD', KEYS[5], ARGV[1])
-return {'joined', ARGV[1]}
-"""
-
-# Leave. KEYS: player, due. ARGV: prefix, player id, now, ttl. A found table is made due at
-# once, so its other players go back to the pool without waiting for the deadline.
-_LEAVE = """
-local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'waiting' then
-  local pool = ARGV[1] .. 'qm:pool:' .. redis.call('HGET', KEYS[1], 'pool')
-  redis.call('ZREM', pool, ARGV[2])
-  redis.call('HDEL', pool .. ':r', ARGV[2])
-  redis.call('HDEL', pool .. ':s', ARGV[2])
-elseif state == 'found' then
-  redis.call('ZADD', KEYS[2], 'XX', ARGV[3], redis.call('HGET', KEYS[1], 'table'))
-else
-  return state or false
-end
-redis.call('HSET', KEYS[1], 'state', 'left')
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-return state
-"""
-
-# Seen: a waiter's client answered. KEYS: player. ARGV: prefix, player id, now.
-_TOUCH = """
-local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'waiting' then
-  local seen = ARGV[1] .. 'qm:pool:' .. redis.call('HGET', KEYS[1], 'pool') .. ':s'
-  if redis.call('HEXISTS', seen, ARGV[2]) == 1 then redis.call('HSET', seen, ARGV[2], ARGV[3]) end
-end
-return redis.call('HGETALL', KEYS[1])
-"""
-
-# Lease the due tables. KEYS: due. ARGV: now, lease until, limit.
-_DUE = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
-for _, tid in ipairs(due) do redis.call('ZADD', KEYS[1], 'XX', ARGV[2], tid) end
-return due
-"""
-
-# Settle a found table. KEYS: table, due. ARGV: prefix, table id, now, ttl, outcome
-# ('matched' or 'closed'), then the ids of the players who had taken their seat. Matched: all
-# four are in the match. Closed: those who sat go back to the pool with their old place, the
-# others are dropped ('missed'). A player whose state no longer names this table is left alone.
-_SETTLE = """
-local info = redis.call('HGETALL', KEYS[1])
-local t = {}
-for i = 1, #info, 2 do t[info[i]] = info[i + 1] end
-redis.call('DEL', KEYS[1])
-redis.call('ZREM', KEYS[2], ARGV[2])
-if not t['pool'] then return 0 end
-local sat = {}
-for i = 6, #ARGV do sat[ARGV[i]] = true end
-local pool = ARGV[1] .. 'qm:pool:' .. t['pool']
-local back = 0
-for seat = 0, 3 do
-  local id = t['p' .. seat]
-  local pkey = ARGV[1] .. 'qm:p:' .. id
-  local state = redis.call('HGET', pkey, 'state')
-  local tid = redis.call('HGET', pkey, 'table')
-  if tid == ARGV[2] and (state == 'found' or ARGV[5] == 'matched') then
-    if ARGV[5] == 'matched' then
-      redis.call('HSET', pkey, 'state', 'matched', 'match', ARGV[2])
-      redis.call('EXPIRE', pkey, ARGV[4])
-    elseif sat[id] and state == 'found' then
-      local joined = t['j:' .. id]
-      redis.call('HDEL', pkey, 'table', 'seat', 'commit', 'deadline')
-      redis.call('HSET', pkey, 'state', 'waiting', 'joined', joined)
-      redis.call('ZADD', pool, joined, id)
-      redis.call('HSET', pool .. ':r', id, t['r:' .. id])
-      redis.call('HSET', pool .. ':s', id, ARGV[3])
-      back = back + 1
-    elseif state == 'found' then
-      redis.call('HSET', pkey, 'state', 'missed')
-      redis.call('EXPIRE', pkey, ARGV[4])
-    end
-  end
-end
-return back
-"""
-
-
 @dataclass(frozen=True, slots=True)
 class Made:
     """A table one pass made: its id and, by seat, the players, ratings and join times."""
@@ -365,31 +172,13 @@ class QuickMatch:
         self.settings = settings or QuickSettings()
         self.clock = clock or store.clock
         self.prefix = store.prefix
-        self._pair = self.redis.register_script(_PAIR)
-        self._join = self.redis.register_script(_JOIN)
-        self._leave = self.redis.register_script(_LEAVE)
-        self._touch = self.redis.register_script(_TOUCH)
-        self._due = self.redis.register_script(_DUE)
-        self._settle = self.redis.register_script(_SETTLE)
-
-    # ------------------------------------------------------------------ keys
-
-    def pool_key(self, pool: str) -> str:
-        return f"{self.prefix}qm:pool:{pool}"
-
-    def player_key(self, player_id: str) -> str:
-        return f"{self.prefix}qm:p:{player_id}"
-
-    def table_key(self, table_id: str) -> str:
-        return f"{self.prefix}qm:t:{table_id}"
-
-    @property
-    def due_key(self) -> str:
-        return f"{self.prefix}qm:due"
-
-    @property
-    def pools_key(self) -> str:
-        return f"{self.prefix}qm:pools"
+        self.keys = store.keys
+        self._pair = self.redis.register_script(lua_source("qm_pair"))
+        self._join = self.redis.register_script(lua_source("qm_join"))
+        self._leave = self.redis.register_script(lua_source("qm_leave"))
+        self._touch = self.redis.register_script(lua_source("qm_touch"))
+        self._due = self.redis.register_script(lua_source("qm_due"))
+        self._settle = self.redis.register_script(lua_source("qm_settle"))
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -400,9 +189,9 @@ class QuickMatch:
         """Enter ``pool``; answers 'joined', or 'waiting' when already there (a retry).
         Refused while waiting in another pool or while a found table awaits the player."""
         self.settle_due()  # (a table of theirs whose deadline passed unnoticed is settled first)
-        key = self.pool_key(pool)
+        key = self.keys.qm_pool(pool)
         reply: Any = self._join(
-            keys=[self.player_key(player_id), key, key + ":r", key + ":s", self.pools_key],
+            keys=[self.keys.qm_player(player_id), key, key + ":r", key + ":s", self.keys.qm_pools],
             args=[pool, self.now_ms(), int(rating), player_id],
         )
         outcome, current = _text(reply[0]), _text(reply[1])
@@ -419,7 +208,7 @@ class QuickMatch:
     def leave(self, player_id: str) -> str | None:
         """Leave the pool (or a found, unconfirmed table): the state before, or None."""
         reply: Any = self._leave(
-            keys=[self.player_key(player_id), self.due_key],
+            keys=[self.keys.qm_player(player_id), self.keys.qm_due],
             args=[self.prefix, player_id, self.now_ms(), _ENDED_TTL_S],
         )
         return None if reply is None else _text(reply)
@@ -427,7 +216,7 @@ class QuickMatch:
     def status(self, player_id: str) -> dict[str, str]:
         """The player's state (and, while they wait, mark them seen)."""
         reply: Any = self._touch(
-            keys=[self.player_key(player_id)], args=[self.prefix, player_id, self.now_ms()]
+            keys=[self.keys.qm_player(player_id)], args=[self.prefix, player_id, self.now_ms()]
         )
         items = [_text(item) for item in reply]
         return dict(zip(items[::2], items[1::2], strict=True))
@@ -478,10 +267,10 @@ class QuickMatch:
             order = list("0123")
             secrets.SystemRandom().shuffle(order)  # who sits where: not the pairing's order
             table_args += [table_id, fairness.commitment(table_id, seed), "".join(order)]
-        key = self.pool_key(pool)
+        key = self.keys.qm_pool(pool)
         window = cfg.window
         reply: Any = self._pair(
-            keys=[key, key + ":r", key + ":s", self.due_key],
+            keys=[key, key + ":r", key + ":s", self.keys.qm_due],
             args=[
                 now,
                 now - cfg.stale_ms,
@@ -531,7 +320,9 @@ class QuickMatch:
         """Settle the found tables whose confirm deadline has passed (leased, so one copy
         settles each): closed unless all four sat, the seated ones back to the pool."""
         now = self.now_ms()
-        due: Any = self._due(keys=[self.due_key], args=[now, now + self.settings.lease_ms, limit])
+        due: Any = self._due(
+            keys=[self.keys.qm_due], args=[now, now + self.settings.lease_ms, limit]
+        )
         for raw in due:
             table_id = _text(raw)
             try:
@@ -549,22 +340,22 @@ class QuickMatch:
 
     def _settle_table(self, table_id: str, outcome: str, seated: list[str]) -> None:
         self._settle(
-            keys=[self.table_key(table_id), self.due_key],
+            keys=[self.keys.qm_table(table_id), self.keys.qm_due],
             args=[self.prefix, table_id, self.now_ms(), _ENDED_TTL_S, outcome, *seated],
         )
 
     def pool_sizes(self) -> dict[str, int]:
         """Waiting players per pool (every copy of the service sees the same numbers)."""
-        members: Any = self.redis.smembers(self.pools_key)
+        members: Any = self.redis.smembers(self.keys.qm_pools)
         names = sorted(_text(raw) for raw in members)
         pipe = self.redis.pipeline(transaction=False)
         for name in names:
-            pipe.zcard(self.pool_key(name))
+            pipe.zcard(self.keys.qm_pool(name))
         return dict(zip(names, (int(n) for n in pipe.execute()), strict=True))
 
     def waiters(self, pool: str) -> list[Waiter]:
         """Who waits in ``pool`` now (ratings and join times), oldest first."""
-        key = self.pool_key(pool)
+        key = self.keys.qm_pool(pool)
         members: Any = self.redis.zrange(key, 0, -1, withscores=True)
         ratings: Any = self.redis.hgetall(key + ":r")
         rated = {_text(k): int(float(_text(v))) for k, v in ratings.items()}

@@ -8,12 +8,9 @@ an outage (starting at the last heartbeat); when a heartbeat is fresh again it c
 outage, and the store gives every waiting match its lost time back
 (``MatchStore.give_back_lost_time``, the one place of that rule).
 
-Keys (``p`` is the configured prefix)::
-
-    p serving          string: the latest heartbeat (ms), expiring ``STALE_MS`` after it
-    p serving:last     string: the latest heartbeat (ms), kept a day (an outage's start)
-    p outage           string: the start (ms) of the outage going on, if one is
-    p outages          sorted set: "<start>:<end>" -> end (ms), the outages of the last day
+Its keys (``keys.py``): ``serving``, the latest heartbeat, expiring ``STALE_MS`` after it;
+``serving:last``, the same kept a day (an outage's start); ``outage``, the start of the outage
+going on; ``outages``, a sorted set of the last day's outages ("<start>:<end>" -> end).
 
 Freshness is Redis's: the heartbeat key expires by Redis's clock, so the hosts' clocks need not
 agree to the second. A deployment where no worker has written a heartbeat for a day, or ever (a
@@ -31,6 +28,8 @@ from typing import Any, Final
 
 from redis import Redis
 
+from .keys import Keys
+
 log = logging.getLogger(__name__)
 
 #: How often a game-service worker writes its heartbeat.
@@ -41,35 +40,19 @@ STALE_MS: Final = 2_000
 KEEP_MS: Final = 24 * 3600 * 1000
 
 
-def heartbeat_key(prefix: str) -> str:
-    return f"{prefix}serving"
-
-
-def last_heartbeat_key(prefix: str) -> str:
-    return f"{prefix}serving:last"
-
-
-def open_outage_key(prefix: str) -> str:
-    return f"{prefix}outage"
-
-
-def outages_key(prefix: str) -> str:
-    return f"{prefix}outages"
-
-
 class Heartbeat:
     """What a game-service worker writes while it can serve (see the module docstring)."""
 
     def __init__(self, redis: Redis, prefix: str, clock: Callable[[], float] = time.time) -> None:
         self.redis = redis
-        self.prefix = prefix
+        self.keys = Keys(prefix)
         self.clock = clock
 
     def beat(self) -> None:
         now_ms = int(self.clock() * 1000)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.set(heartbeat_key(self.prefix), now_ms, px=STALE_MS)
-        pipe.set(last_heartbeat_key(self.prefix), now_ms, px=KEEP_MS)
+        pipe.set(self.keys.heartbeat, now_ms, px=STALE_MS)
+        pipe.set(self.keys.last_heartbeat, now_ms, px=KEEP_MS)
         pipe.execute()
 
 
@@ -87,13 +70,13 @@ class ServingWatch:
 
     def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis = redis
-        self.prefix = prefix
+        self.keys = Keys(prefix)
 
     def check(self, now_ms: int) -> Serving:
         fresh, last, started = self.redis.mget(
-            heartbeat_key(self.prefix),
-            last_heartbeat_key(self.prefix),
-            open_outage_key(self.prefix),
+            self.keys.heartbeat,
+            self.keys.last_heartbeat,
+            self.keys.open_outage,
         )
         if fresh is not None:
             if started is None:
@@ -107,16 +90,16 @@ class ServingWatch:
                 return Serving(True)
             self._close(int(started), now_ms, now_ms)
             return Serving(True, resumed=True)
-        if started is None and self.redis.set(open_outage_key(self.prefix), int(last), nx=True):
+        if started is None and self.redis.set(self.keys.open_outage, int(last), nx=True):
             log.warning("the game service is not serving: clocks stand still")
         return Serving(False)
 
     def _close(self, start: int, end: int, now_ms: int) -> None:
         end = max(start, end)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.zadd(outages_key(self.prefix), {f"{start}:{end}": end})
-        pipe.delete(open_outage_key(self.prefix))
-        pipe.zremrangebyscore(outages_key(self.prefix), "-inf", now_ms - KEEP_MS)
+        pipe.zadd(self.keys.outages, {f"{start}:{end}": end})
+        pipe.delete(self.keys.open_outage)
+        pipe.zremrangebyscore(self.keys.outages, "-inf", now_ms - KEEP_MS)
         pipe.execute()
         log.warning("the game service serves again after %.1f s", (end - start) / 1000)
 
@@ -127,8 +110,8 @@ def lost_ms(redis: Redis, prefix: str, since_ms: int, now_ms: int) -> int:
     if now_ms <= since_ms:
         return 0
     pipe = redis.pipeline(transaction=False)
-    pipe.zrangebyscore(outages_key(prefix), since_ms, "+inf")
-    pipe.get(open_outage_key(prefix))
+    pipe.zrangebyscore(Keys(prefix).outages, since_ms, "+inf")
+    pipe.get(Keys(prefix).open_outage)
     ended, started = pipe.execute()
     spans: list[tuple[int, int]] = []
     for raw in ended:

@@ -53,7 +53,7 @@ class Sweeper:
         self.lease_ms = lease_ms
         self.pending_every_s = pending_every_s
         self.owner = uuid.uuid4().hex
-        self.lease_key = f"{store.prefix}sweeper:lease"
+        self.lease_key = store.keys.sweeper_lease
         self.stopping = threading.Event()
         self._renew = store.redis.register_script(_RENEW)
         self._release = store.redis.register_script(_RELEASE)

@@ -72,7 +72,7 @@ def test_a_computer_match_is_played_to_the_end(client, app, bot_worker, sweeper)
     # The finished-match message: stored for a week and on the ratings queue as JSON.
     message = store.finished_message(match_id)
     assert message is not None and message.mode == "computer" and not message.ranked
-    assert store.redis.ttl(store.finished_key(match_id)) >= 7 * 24 * 3600
+    assert store.redis.ttl(store.keys.finished(match_id)) >= 7 * 24 * 3600
     job = Job.fetch(job_id_for(match_id), connection=store.redis, serializer=JSONSerializer)
     assert job.func_name == "king_rating.jobs.ingest_finished_match"
     queued = FinishedMatch.from_json(job.args[0])

@@ -500,7 +500,7 @@ def test_while_the_game_workers_hang_no_player_loses_clock_time(
     sweeper = spawn_sweeper()
     owner = sweeper.owner()
     wait_for("the sweeper's lease", lambda: holder(store.redis, lease_key) == owner, LEASE_S)
-    heartbeat = serving.heartbeat_key(store.prefix)
+    heartbeat = store.keys.heartbeat
     wait_for("the workers' heartbeat", lambda: store.redis.exists(heartbeat), 10)
 
     match_id, seat, version, players = live_match_nobody_plays(client)

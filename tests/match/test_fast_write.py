@@ -46,7 +46,7 @@ def caught_up(store: MatchStore, match_id: str) -> int:
     version = store.load(match_id)[0].version
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        last = store.notifier.latest(match_id) if store.notifier else None
+        last = store.notifier.commits.latest(match_id) if store.notifier else None
         if last is not None and last.version == version:
             return version
         time.sleep(0.005)
@@ -139,7 +139,7 @@ def test_a_stale_copy_is_never_applied(followed, redis):
     # ...and another process (no notifier) moves: the copy is now one version behind.
     other = MatchStore(redis, store.settings)
     other.play(match_id, player, fallback_move(state, seat, "f"), expected_version=version)
-    assert store.notifier.latest(match_id).version == version
+    assert store.notifier.commits.latest(match_id).version == version
     player2, seat2, state2, version2 = mover(store, match_id)
     # A request naming the old version is stale, as always.
     with pytest.raises(StaleVersion) as stale:
@@ -174,16 +174,18 @@ def test_a_key_refused_before_stays_refused_when_its_move_becomes_legal(followed
 def test_the_states_kept_decoded_are_the_last_few_that_moved_and_others_decode(
     followed, monkeypatch
 ):
-    import king_match.store as store_module
+    import king_match.latest as latest_module
 
-    monkeypatch.setattr(store_module, "_DECODED_KEEP", 2)
+    monkeypatch.setattr(latest_module, "DECODED_KEEP", 2)
     store, start = followed
     match_ids = [start() for _ in range(3)]
     for match_id in match_ids:
         player, seat, state, version = mover(store, match_id)
         move = fallback_move(state, seat, "f")
         store.play(match_id, player, move, expected_version=version, idempotency_key="k1")
-    assert list(store._decoded) == match_ids[1:]  # the first to move is no longer kept
+    assert (
+        list(store.notifier.commits.decoded) == match_ids[1:]
+    )  # the first to move is no longer kept
     # A move on it is computed from a fresh decode of the commit's text, and is right.
     match_id = match_ids[0]
     caught_up(store, match_id)
@@ -193,4 +195,4 @@ def test_the_states_kept_decoded_are_the_last_few_that_moved_and_others_decode(
     assert result.version == version + 1
     state.apply(seat, move)
     assert store.load(match_id)[1] == state
-    assert list(store._decoded) == [match_ids[2], match_id]
+    assert list(store.notifier.commits.decoded) == [match_ids[2], match_id]

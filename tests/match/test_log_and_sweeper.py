@@ -85,7 +85,7 @@ def test_the_sweeper_applies_a_timeout_nobody_asked_for(make_store):
     sweeper = Sweeper(store)
     assert sweeper.acquire()
     assert sweeper.sweep_once() == 1
-    record = store._load(match_id)[0]
+    record = store.reader.load(match_id)[0]
     assert record.forfeits == [0] and record.seat(0).taken_over
     assert any(job.queue == "bots" for job in queue.jobs)
 
@@ -95,7 +95,7 @@ def test_the_sweeper_applies_a_timeout_nobody_asked_for(make_store):
 
 def not_serving(store):
     """The game service's heartbeat has expired (as Redis expires it when no worker writes)."""
-    store.redis.delete(serving.heartbeat_key(store.prefix))
+    store.redis.delete(store.keys.heartbeat)
 
 
 def test_an_outage_costs_the_player_to_move_no_time(make_store):
@@ -106,7 +106,7 @@ def test_an_outage_costs_the_player_to_move_no_time(make_store):
     assert sweeper.acquire()
     heartbeat.beat()
     match_id = start_live(store)
-    record, state = store._load(match_id)
+    record, state = store.reader.load(match_id)[:2]
     seat, reserve = state.current_player, record.reserves[state.current_player]
     clock.now += 1  # 1 s of the move's 3 s used while serving
     heartbeat.beat()  # the last heartbeat before the outage: where it begins
@@ -115,19 +115,19 @@ def test_an_outage_costs_the_player_to_move_no_time(make_store):
     for _ in range(60):  # 60 s without a heartbeat: far past move time + reserve
         clock.now += 1
         assert sweeper.sweep_once() == 0
-    after = store._load(match_id)[0]
+    after = store.reader.load(match_id)[0]
     assert after.forfeits == [] and after.version == record.version
 
     heartbeat.beat()  # a worker serves again
     sweeper.sweep_once()
-    restored = store._load(match_id)[0]
+    restored = store.reader.load(match_id)[0]
     assert restored.forfeits == []
     # The turn is as it was when the outage began: 2 s of move time left, the reserve whole.
     left_then = record.deadline_ms - (record.turn_started_ms + 1000)
     assert restored.deadline_ms - store.now_ms() == left_then
     clock.now += 1.5  # the player moves 2.5 s into their move time: no reserve used
     store.play(match_id, PLAYERS[seat], fallback_move(state, seat, "x"))
-    moved = store._load(match_id)[0]
+    moved = store.reader.load(match_id)[0]
     assert moved.reserves[seat] == reserve and moved.forfeits == []
 
 
@@ -140,14 +140,14 @@ def test_a_move_right_after_an_outage_is_not_charged_for_it(make_store):
     assert sweeper.acquire()
     heartbeat.beat()
     match_id = start_live(store)
-    record, state = store._load(match_id)
+    record, state = store.reader.load(match_id)[:2]
     seat, reserve = state.current_player, record.reserves[state.current_player]
     not_serving(store)
     clock.now += 0.5
     sweeper.sweep_once()  # the outage opens
     clock.now += 4  # past the move time, into the reserve, had the clock run
     store.play(match_id, PLAYERS[seat], fallback_move(state, seat, "x"))
-    moved = store._load(match_id)[0]
+    moved = store.reader.load(match_id)[0]
     assert moved.reserves[seat] == reserve and moved.forfeits == []
 
 
@@ -160,4 +160,4 @@ def test_a_timeout_that_falls_due_while_serving_is_applied(make_store):
     clock.now += 2
     heartbeat.beat()
     assert sweeper.sweep_once() == 1
-    assert store._load(match_id)[0].forfeits == [0]
+    assert store.reader.load(match_id)[0].forfeits == [0]

@@ -1,0 +1,214 @@
+"""The commit: one change to a match, stored by one Lua script (``lua/commit.lua``).
+
+The script checks that the match is still at the version the change was computed from
+(optimistic concurrency: of two concurrent writes one commits, the other reloads), then writes
+the record, state, moves, events, deadline, lobby entry, idempotent answer and finished
+message, and publishes the commit message (``commitmsg``). Its KEYS and ARGV are built here
+from ``CommitKeys`` and ``CommitArgs``, by name; the script's header lists them in the same
+order (a test checks the two agree).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from redis import Redis
+
+from . import commitmsg, eventcodec, fairness
+from .idempotency import Idem, MoveResult
+from .keys import Keys
+from .leanscript import LeanScript, lua_source
+from .lifecycle import Change, with_fairness
+from .reads import Counted
+from .settings import MatchSettings
+
+#: Replies of the script (``CommitReply.code``).
+STALE, STORED, SEEN, LIMITED = 0, 1, 2, 3
+#: When an undelivered finished message is first retried.
+PENDING_RETRY_MS = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class CommitKeys:
+    match: str
+    moves: str
+    log: str
+    deadlines: str
+    lobby: str
+    finished: str
+    pending: str
+    rate: str = ""  #: only for a commit that counts the attempt itself
+
+    def names(self) -> list[str]:
+        keys = [self.match, self.moves, self.log, self.deadlines, self.lobby]
+        keys += [self.finished, self.pending]
+        if self.rate:
+            keys.append(self.rate)
+        return keys
+
+
+@dataclass(slots=True)
+class CommitArgs:
+    """The script's ARGV, by name (see the header of ``lua/commit.lua`` for each)."""
+
+    expected_version: int
+    meta: str
+    state: bytes
+    moves: bytes
+    deadline: str
+    match_id: str
+    lobby: str
+    answer_field: str
+    answer: bytes
+    finished_message: str
+    retention_s: str
+    pending_at: int
+    trim: str
+    channel: str
+    message: str
+    seen_key: str
+    seen_field: str
+    seen_failure: str
+    rate_window_ms: int | str
+    rate_amount: int | str
+    entries: list[str]
+
+    def argv(self) -> list[Any]:
+        return [
+            self.expected_version,
+            self.meta,
+            self.state,
+            self.moves,
+            self.deadline,
+            self.match_id,
+            self.lobby,
+            self.answer_field,
+            self.answer,
+            self.finished_message,
+            self.retention_s,
+            self.pending_at,
+            self.trim,
+            self.channel,
+            self.message,
+            self.seen_key,
+            self.seen_field,
+            self.seen_failure,
+            self.rate_window_ms,
+            self.rate_amount,
+            *self.entries,
+        ]
+
+
+class CommitReply(NamedTuple):
+    code: int  #: STORED, STALE, SEEN or LIMITED
+    value: int  #: the new version (STORED), the stored one, or the ms left (LIMITED)
+    seq: int  #: the last event's seq (STORED)
+
+
+class CommitScript:
+    def __init__(self, redis: Redis) -> None:
+        self._script = LeanScript(redis, lua_source("commit"))
+
+    def __call__(self, keys: CommitKeys, args: CommitArgs) -> CommitReply:
+        reply: Any = self._script(keys.names(), args.argv())
+        return CommitReply(int(reply[0]), int(reply[1]), int(reply[2]))
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """What a commit without a load checks itself: the request's key not seen yet, and its
+    attempt within the rate (``writer.Writer.write_from_latest``)."""
+
+    seen: Idem | None
+    counted: Counted | None
+
+
+def build(
+    keys: Keys,
+    settings: MatchSettings,
+    change: Change,
+    prior_moves: bytes,
+    idem: Idem | None,
+    result: MoveResult | None,
+    guard: Guard | None,
+) -> tuple[CommitKeys, CommitArgs, bytes]:
+    """The script's keys and arguments for ``change`` (``prior_moves``: the match's stored
+    moves, needed only when the change ends it), plus the new state's bytes. Stamps the events
+    with their version and seq, and fills in the finished message's fairness transcript."""
+    record, state = change.record, change.state
+    match_id = record.match_id
+    retention = str(settings.retention_s) if record.ended else ""
+    finished = ""
+    if change.finished is not None:
+        moves = prior_moves + bytes(change.moves)
+        change.finished = with_fairness(change.finished, fairness.transcript(record, moves))
+        finished = change.finished.to_json()
+    entries = eventcodec.stamp(change.events, change.next_version, record.seq)
+    trim = ""
+    for event in change.events:
+        if event["type"] == "hand_started":
+            # A new hand: keep this write's events (the last trick and the score of the hand
+            # that ended) and what follows; older events go. A reader further behind gets
+            # ``reset`` and re-reads the view (the score sheet has every old hand).
+            trim = "1"
+            record.log_start = change.events[0]["seq"]
+            record.hand_seq = event["seq"]
+    deadline = ""
+    if record.status == "active" and record.deadline_ms is not None:
+        deadline = str(record.deadline_ms)
+    answer = b"" if idem is None or result is None else idem.answer(result, entries)
+    seen, counted = (guard.seen, guard.counted) if guard is not None else (None, None)
+    state_bytes = state.to_bytes() if state is not None else b""
+    meta = record.to_json()
+    message = ""
+    if entries:
+        message = commitmsg.encode(
+            commitmsg.CommitMessage(
+                first=record.seq + 1,
+                last=record.seq + len(entries),
+                # Whose player may move next (none while a bot plays the mover's seat), and the
+                # new state, for the followers' "your turn" and the next write (latest.py).
+                turn=record.player_to_act(state),
+                version=change.next_version,
+                meta=meta,
+                state_hex=state_bytes.hex(),
+                entries=entries,
+            )
+        )
+    commit_keys = CommitKeys(
+        match=keys.match(match_id),
+        moves=keys.moves(match_id),
+        log=keys.log(match_id),
+        deadlines=keys.deadlines,
+        lobby=keys.lobby,
+        finished=keys.finished(match_id),
+        pending=keys.pending,
+        rate=""
+        if counted is None
+        else keys.rate(counted.who, counted.limit.window_ms, change.now_ms),
+    )
+    args = CommitArgs(
+        expected_version=record.version,
+        meta=meta,
+        state=state_bytes,
+        moves=bytes(change.moves),
+        deadline=deadline,
+        match_id=match_id,
+        lobby=change.lobby,
+        answer_field=idem.field if idem is not None and answer else "",
+        answer=answer,
+        finished_message=finished,
+        retention_s=retention,
+        pending_at=change.now_ms + PENDING_RETRY_MS,
+        trim=trim,
+        channel=keys.channel(match_id),
+        message=message,
+        seen_key=seen.key if seen else "",
+        seen_field=seen.field if seen else "",
+        seen_failure=seen.failure_field if seen else "",
+        rate_window_ms="" if counted is None else counted.limit.window_ms,
+        rate_amount="" if counted is None else counted.limit.amount,
+        entries=entries,
+    )
+    return commit_keys, args, state_bytes
