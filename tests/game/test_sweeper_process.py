@@ -38,7 +38,7 @@ from redis import Redis
 from king_devservers import free_port, start_redis
 from king_game.app import create_app
 from king_game.config import Settings
-from king_match import MatchSettings, MatchStore, Sweeper, serving
+from king_match import MatchSettings, MatchStore, Sweeper
 
 from .conftest import CLOCK_ENV
 from .helpers import signup, start_live_match
