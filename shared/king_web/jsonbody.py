@@ -21,7 +21,7 @@ from typing import Any
 import flask
 import marshmallow as ma
 import orjson
-from flask_smorest import Blueprint as SmorestBlueprint  # type: ignore[import-untyped]
+from flask_smorest import Blueprint as SmorestBlueprint
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 

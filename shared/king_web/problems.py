@@ -21,11 +21,12 @@ import marshmallow as ma
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from flask import Response, current_app, json
-from flask_smorest import Api  # type: ignore[import-untyped]
-from flask_smorest.utils import prepare_response  # type: ignore[import-untyped]
+from flask_smorest import Api
+from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
-from .wire import CODES_BY_STATUS, TYPE_PREFIX
+from .wire import CODES_BY_STATUS
+from .wire import TYPE_PREFIX as TYPE_PREFIX  # (re-exported: the services use it from here)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 

@@ -80,7 +80,7 @@ _DETAILS = {
 def _gunicorn_write_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     # Same signature as gunicorn.util.write_error (gunicorn/workers/base.py calls it); the
     # message is not echoed: it quotes the client's bytes.
-    from gunicorn import util  # type: ignore[import-untyped]
+    from gunicorn import util
 
     detail = _DETAILS.get(status_int, HTTPStatus(status_int).phrase)
     util.write_nonblock(sock, problem_answer(status_int, detail))

@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from king_engine import CONTRACTS, ChooseContract, MatchState, new_match, placements, view_for
 from king_engine.cards import SUIT_MASK
@@ -162,7 +163,7 @@ def run_task(task: Task) -> tuple[Task, list[float], Timing]:
         key = _key("arena-deal", task.seed, task.index)
         option = _option_for(task.contract, key)
         reference = play_hand(task.ruleset, key, option, [base] * 4, stream)
-        diffs = []
+        diffs: list[float] = []
         for seat in range(4):
             seats = [base] * 4
             seats[seat] = cand
@@ -201,7 +202,7 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
 class Progress:
     """A one-line progress bar on stderr."""
 
-    def __init__(self, total: int, label: str, stream: object = None) -> None:
+    def __init__(self, total: int, label: str, stream: TextIO | None = None) -> None:
         self.total, self.label, self.done = total, label, 0
         self.out = stream if stream is not None else sys.stderr
         self.start = time.monotonic()
@@ -219,10 +220,10 @@ class Progress:
             f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
             f"{self.done}/{self.total} {elapsed:5.0f}s eta {eta:4.0f}s"
         )
-        self.out.write(line)  # type: ignore[attr-defined]
+        self.out.write(line)
         if self.done >= self.total:
-            self.out.write("\n")  # type: ignore[attr-defined]
-        self.out.flush()  # type: ignore[attr-defined]
+            self.out.write("\n")
+        self.out.flush()
 
 
 @dataclass

@@ -213,6 +213,9 @@ class GameHandler(PyWSGIHandler):  # type: ignore[misc]
     #: An answer's head waiting for its first data (``_write_with_headers``).
     _hold_head = False
     _held_head: bytearray | None = None
+    #: pywsgi's status code of the answer, set by ``start_response`` before anything is sent
+    #: (None, pywsgi's class default, only before that). Annotated: mypy cannot see the base.
+    code: int
 
     def read_requestline(self) -> Any:
         return self.idle.read(super().read_requestline)

@@ -12,8 +12,8 @@ import decimal
 from typing import Any
 
 import orjson
-from flask import Response
 from flask.json.provider import JSONProvider
+from werkzeug.sansio.response import Response  # (the type JSONProvider.response declares)
 
 
 def _default(value: Any) -> Any:

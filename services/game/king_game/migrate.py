@@ -48,7 +48,7 @@ def migrate(conninfo: str) -> list[str]:
                 " applied_at timestamptz NOT NULL DEFAULT now())"
             )
             rows = conn.execute("SELECT version, checksum FROM game.schema_migrations").fetchall()
-            recorded = dict(rows)
+            recorded: dict[str, str] = dict(rows)
             for version, name, sql in shipped():
                 checksum = hashlib.sha256(sql.encode()).hexdigest()
                 if version in recorded:

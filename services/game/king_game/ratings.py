@@ -44,7 +44,7 @@ class RatingLookup:
     def rating_of(self, player_id: str) -> int:
         cached = self.redis.get(self._key(player_id))
         if cached is not None:
-            return int(cached)  # type: ignore[arg-type]
+            return int(cached)
         rating, keep_s = self._ask(player_id)
         self.redis.set(self._key(player_id), rating, ex=keep_s)
         return rating

@@ -5,8 +5,8 @@ move) or from a simulated ``MatchState`` (a playout inside the hard bot's search
 
 * ``hand`` / ``legal`` — the mover's cards and the cards it may play (masks);
 * ``contract`` / ``trump`` — the hand's contract id and trump suit (-1 for none);
-* ``count`` / ``led`` / ``best`` / ``trick`` — cards already in the current trick, the led
-  suit, the card winning it so far and the mask of the trick's cards;
+* ``trick_count`` / ``led`` / ``best`` / ``trick`` — cards already in the current trick, the
+  led suit, the card winning it so far and the mask of the trick's cards;
 * ``earlier`` / ``trick_no`` — cards of the completed tricks of this hand and their number;
 * ``seat`` / ``voids`` — the mover's seat and, in Koz only, what the plays of this hand showed
   about the suits each seat is out of (``voids_of_plays``; 0 in the penalty contracts, which do
@@ -66,7 +66,7 @@ class Position(NamedTuple):
     legal: int
     contract: int
     trump: int
-    count: int
+    trick_count: int
     led: int
     best: int
     trick: int

@@ -58,7 +58,7 @@ def _penalty_card(pos: Position) -> int:
     contract, legal = pos.contract, pos.legal
     if contract == LAST_TWO and pos.trick_no < LAST_TWO_CAREFUL_FROM:
         return _shed_high(pos)
-    if pos.count == 0:
+    if pos.trick_count == 0:
         return _penalty_lead(pos)
     led = pos.led
     follow = legal & SUIT_MASK[led]
@@ -70,7 +70,7 @@ def _penalty_card(pos: Position) -> int:
         # Every card of ours in the suit beats the trick so far.
         safe = follow & ~pen_mask
         unseen = pos.unseen
-        if pos.count == 3 or not higher_in_suit(unseen, lowest(follow)):
+        if pos.trick_count == 3 or not higher_in_suit(unseen, lowest(follow)):
             # We take this trick whatever happens: get rid of our highest harmless card.
             return highest(safe) if safe else lowest(follow)
         return lowest(safe) if safe else lowest(follow)
@@ -176,7 +176,7 @@ def _ruff_threat(pos: Position, suit: int, out_trumps: int) -> bool:
     """A seat still to play in this trick is known to be out of ``suit`` and probably trumps."""
     if pos.seat < 0 or suit == pos.trump or not out_trumps:
         return False
-    for k in range(1, 4 - pos.count):
+    for k in range(1, 4 - pos.trick_count):
         seat = (pos.seat + k) & 3
         known_void = pos.voids >> (4 * seat + suit) & 1
         if known_void and _holds_trump(pos, seat, out_trumps) >= KOZ_RUFF_THREAT:
@@ -188,7 +188,7 @@ def _trump_card(pos: Position) -> int:
     legal, trump = pos.legal, pos.trump
     tmask = SUIT_MASK[trump]
     unseen = pos.unseen
-    if pos.count == 0:
+    if pos.trick_count == 0:
         return _trump_lead(pos, tmask, unseen)
     led, best = pos.led, pos.best
     follow = legal & SUIT_MASK[led]
@@ -198,7 +198,7 @@ def _trump_card(pos: Position) -> int:
         over = follow & ~LOW_MASK[best] & ~(1 << best)
         if not over:
             return lowest(follow)
-        if pos.count == 3:
+        if pos.trick_count == 3:
             return lowest(over)
         top = highest(follow)
         if not higher_in_suit(unseen, top):
@@ -274,12 +274,12 @@ def easy_card(pos: Position, rng: random.Random, noise: float = 0.3) -> int:
     if rng.random() < noise:
         return rng.choice(options)
     if pos.contract == TRUMP:
-        if pos.count == 0:
+        if pos.trick_count == 0:
             return highest(legal) if RANK[highest(legal)] >= 10 else lowest(legal)
         beat = [c for c in options if SUIT_OF[c] == SUIT_OF[pos.best] and c > pos.best]
         return beat[-1] if beat else min(options, key=RANK.__getitem__)
     # Penalties: low when leading or following, the most expensive card when void.
-    if pos.count and not legal & SUIT_MASK[pos.led]:
+    if pos.trick_count and not legal & SUIT_MASK[pos.led]:
         pen = PENALTY[pos.contract]
         return max(options, key=lambda c: (pen[c], RANK[c]))
     return min(options, key=RANK.__getitem__)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from flask import current_app
 from redis import Redis
@@ -21,8 +20,8 @@ class RatingContext:
 
 
 def ctx() -> RatingContext:
-    context: Any = current_app.extensions["king_rating"]
-    return context  # type: ignore[no-any-return]
+    context: RatingContext = current_app.extensions["king_rating"]
+    return context
 
 
 def now() -> datetime:
