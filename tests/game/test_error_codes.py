@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 from flask.testing import FlaskClient
 from flask.views import MethodView
 from king_web.jsonbody import Blueprint
@@ -17,6 +17,7 @@ from king_web.wire import CODES_BY_STATUS
 
 from king_engine import errors as engine_errors
 from king_game import accounts
+from king_game.app import create_app
 from king_game.errorcodes import ERRORS, markdown_table
 from king_game.problems import ProblemApi, problems
 from king_match import errors as match_errors
@@ -65,24 +66,20 @@ def test_a_code_not_sent_under_its_name_has_the_status_of_the_one_sent() -> None
 
 
 def problem_responses(spec: dict[str, Any]) -> list[tuple[str, int, str, dict[str, Any]]]:
-    """(operation, status, description, examples) of every problem+json response documented
-    per operation."""
+    """(operation, status, description, examples) of every response an operation documents
+    with coded examples (problem bodies), whatever its media type."""
     found = []
     for path, item in spec["paths"].items():
         for method, operation in item.items():
             if method == "parameters":
                 continue
             for status, response in operation["responses"].items():
-                content = response.get("content", {}).get("application/problem+json", {})
-                if "examples" in content:
-                    found.append(
-                        (
-                            f"{method.upper()} {path}",
-                            int(status),
-                            response["description"],
-                            content["examples"],
-                        )
-                    )
+                for media, content in response.get("content", {}).items():
+                    examples = content.get("examples", {})
+                    if any("code" in example.get("value", {}) for example in examples.values()):
+                        where = f"{method.upper()} {path}"
+                        assert media == "application/problem+json", (where, status)
+                        found.append((where, int(status), response["description"], examples))
     return found
 
 
@@ -180,3 +177,35 @@ def test_the_error_table_of_the_docs_is_the_tables() -> None:
         "docs/game-api.md's error table is not king_game.errorcodes': replace it with the "
         "output of `python -m king_game.errorcodes`"
     )
+
+
+@pytest.fixture(scope="module")
+def raising(settings: Any) -> FlaskClient:
+    """The app, with one more route that raises the coded error its query names."""
+    app = create_app(settings)
+    families = {
+        "engine": engine_errors.KingError,
+        "match": match_errors.MatchError,
+        "account": accounts.AccountError,
+    }
+
+    def raise_it() -> None:
+        raise families[request.args["family"]](request.args["code"], "as asked", turn=2)
+
+    app.add_url_rule("/raise", view_func=raise_it)
+    return app.test_client()
+
+
+@pytest.mark.parametrize("family", ["engine", "match", "account"])
+@pytest.mark.parametrize("code", [*sorted(ERRORS), "not_in_the_table"])
+def test_every_coded_error_is_answered_with_its_tables_status(
+    raising: FlaskClient, family: str, code: str
+) -> None:
+    answer = raising.get("/raise", query_string={"family": family, "code": code})
+    body = answer.get_json()
+    entry = ERRORS.get(code, ERRORS["bad_state"])  # a code not in the table: a bug
+    assert answer.status_code == body["status"] == entry.status
+    assert body["code"] == (entry.sent_as or code)
+    assert answer.mimetype == "application/problem+json"
+    if entry.sent_as is None:
+        assert body["details"]["turn"] == 2
