@@ -164,6 +164,17 @@ def test_a_view_documents_only_codes_of_the_table_a_client_gets() -> None:
         documented_by_status("match_not_found")
 
 
+def test_a_view_documents_its_codes_in_one_call() -> None:
+    blp = Blueprint("twice", __name__)
+    with pytest.raises(ValueError, match="one @problems"):
+
+        @problems(blp, "not_your_turn")
+        @blp.response(204)
+        @problems(blp, "stale_version")
+        def post() -> None:
+            pass
+
+
 def test_the_error_table_of_the_docs_is_the_tables() -> None:
     text = (ROOT / "docs/game-api.md").read_text()
     found = re.search(
@@ -209,3 +220,15 @@ def test_every_coded_error_is_answered_with_its_tables_status(
     assert answer.mimetype == "application/problem+json"
     if entry.sent_as is None:
         assert body["details"]["turn"] == 2
+
+
+def test_every_status_the_docs_give_a_code_is_the_tables() -> None:
+    """The prose names codes with their statuses too ("`409 table_found`"): the same ones."""
+    mention = re.compile(r"\b([45]\d\d)`?\s+`?([a-z][a-z_]+)`?")
+    found = 0
+    for doc in ("docs/game-api.md", "README.md"):
+        for status, code in mention.findall((ROOT / doc).read_text()):
+            if code in ERRORS:
+                found += 1
+                assert ERRORS[code].status == int(status), f"{doc}: {status} {code}"
+    assert found > 15

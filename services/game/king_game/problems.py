@@ -116,12 +116,13 @@ def problems(blp: Any, *codes: str) -> Callable[[F], F]:
     ]
 
     def decorator(func: F) -> F:
-        documented = getattr(func, "_apidoc", {}).get("response", {}).get("responses", {})
-        twice = sorted(set(documented) & set(by_status))
-        if twice:
-            raise ValueError(f"statuses documented twice: {twice} (one @problems a view)")
+        # Two calls could document one status twice, the later hiding the earlier's codes.
+        # (The mark survives the decorators above: they wrap with functools.wraps.)
+        if getattr(func, "_king_problems", False):
+            raise ValueError(f"{func.__qualname__}: one @problems a view")
         for doc in docs:
             func = doc(func)
+        func._king_problems = True  # type: ignore[attr-defined]
         return func
 
     return decorator
