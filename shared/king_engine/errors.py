@@ -1,8 +1,9 @@
-"""The engine's one error hierarchy.
+"""The engine's one error hierarchy, and the base of every coded error above it.
 
 Every error carries a stable machine-readable ``code`` (part of the public API: clients switch
-on it) and a message that names the offending input. The HTTP edge maps codes to statuses in
-one place; the engine knows nothing about HTTP.
+on it) and a message that names the offending input. The match layer's ``MatchError`` and the
+game service's ``AccountError`` derive from ``KingError`` too, so the HTTP edge maps every code
+to its status in one place; the engine knows nothing about HTTP or the layers above it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from typing import Any
 
 
 class KingError(Exception):
-    """Base class: ``code`` is stable, ``message`` is for people, ``details`` for programs."""
+    """Base class of every coded error: ``code`` is stable, ``message`` is for people,
+    ``details`` for programs."""
 
     code: str = "king_error"
 
@@ -43,6 +45,28 @@ class IllegalMove(KingError):
     ``trump_not_allowed``.
     """
 
+
+#: Codes raised by the engine.
+CODES = (
+    "not_your_turn",
+    "wrong_phase",
+    "match_over",
+    "card_not_in_hand",
+    "illegal_card",
+    "contract_unavailable",
+    "trump_required",
+    "trump_not_allowed",
+    "bad_move",
+    "bad_card",
+    "bad_suit",
+    "unknown_contract",
+    "bad_seat",
+    "bad_seed",
+    "bad_match_id",
+    "bad_state",
+    "unknown_ruleset",
+    "bad_match_length",
+)
 
 # The rules a card can break, reported as details["rule"] of an ``illegal_card`` error.
 RULE_FOLLOW_SUIT = "follow_suit"

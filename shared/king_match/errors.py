@@ -1,25 +1,18 @@
 """Errors of the match layer, each with a stable ``code`` the HTTP edge maps to a status.
 
-The engine's own errors (``IllegalMove``, ``BadInput``) pass through unchanged: they already
-carry stable codes (``not_your_turn``, ``illegal_card``, ``contract_unavailable`` ...).
+``MatchError`` is a ``KingError`` (the engine's base of coded errors), so ``except KingError``
+catches the match layer's refusals too: catch ``MatchError`` first where the two differ. The
+engine's own errors (``IllegalMove``, ``BadInput``) pass through unchanged: they already carry
+stable codes (``not_your_turn``, ``illegal_card``, ``contract_unavailable`` ...).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from king_engine.errors import KingError
 
 
-class MatchError(Exception):
+class MatchError(KingError):
     """A request the match layer refuses; nothing was changed."""
-
-    def __init__(self, code: str, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details
-
-    def __repr__(self) -> str:
-        return f"MatchError({self.code!r}, {self.message!r})"
 
 
 class StaleVersion(MatchError):
@@ -64,4 +57,11 @@ CODES = (
     "busy",
     "bad_seed",
     "bad_table",
+    "match_not_started",
+    "match_not_over",
+    "seat_reserved",
+    "already_queued",
+    "table_found",
+    "no_table_found",
+    "table_expired",
 )

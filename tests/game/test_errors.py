@@ -10,6 +10,7 @@ import uuid
 import pytest
 
 from king_game.app import create_app
+from king_game.errorcodes import status_of
 
 from .conftest import make_settings
 from .helpers import choose_move, client_at, create_live_table, open_computer_table, signup, view
@@ -23,6 +24,7 @@ def problem(response, status, code):
     assert response.mimetype == "application/problem+json"
     body = response.get_json()
     assert body["code"] == code and body["status"] == status
+    assert status_of(code) == status, f"{code} is {status_of(code)} in king_game.errorcodes"
     assert {"type", "title", "detail"} <= body.keys()
     return body
 

@@ -17,7 +17,7 @@ from king_web.problems import TYPE_PREFIX
 
 from king_game.app import create_app
 from king_game.config import Settings
-from king_game.problems import STATUS_BY_CODE
+from king_game.errorcodes import status_of
 
 from .helpers import signup
 
@@ -103,7 +103,7 @@ def test_each_error_response_lists_only_codes_of_its_status(client: FlaskClient)
             codes = [part.split(":")[0].split()[0] for part in found[1].split(",")]
             for code in codes:
                 listed += 1
-                assert STATUS_BY_CODE[code] == int(status), f"{method} {path} {status}: {code}"
+                assert status_of(code) == int(status), f"{method} {path} {status}: {code}"
             examples = response["content"]["application/problem+json"]["examples"]
             assert sorted(examples) == sorted(codes)
     assert listed > 40

@@ -82,6 +82,10 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
         move = _random_legal(view, seed)
     try:
         result = store.play(match_id, None, move, seat=seat, expected_version=version)
+    except MatchError as exc:
+        # (Before KingError, which it is.) stale_version: a human, the sweeper or a duplicate
+        # job got there first.
+        return {"status": "stale" if exc.code == "stale_version" else "dropped", "reason": exc.code}
     except KingError:
         log.error("bot policy %s chose the illegal move %s in match %s", level, move, match_id)
         move = _random_legal(view, seed)
@@ -89,9 +93,6 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
             result = store.play(match_id, None, move, seat=seat, expected_version=version)
         except MatchError as exc:
             return {"status": "dropped", "reason": exc.code}
-    except MatchError as exc:
-        # stale_version: a human, the sweeper or a duplicate job got there first.
-        return {"status": "stale" if exc.code == "stale_version" else "dropped", "reason": exc.code}
     record_move("bot")
     return {"status": "played", "move": str(move), "version": result.version}
 

@@ -42,6 +42,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from psycopg_pool import ConnectionPool
 from redis import Redis
 
+from king_engine import KingError
+
 _hasher = PasswordHasher()
 # Verifying against this keeps a login for an unknown name as slow as one with a wrong password.
 _DUMMY_HASH = _hasher.hash("not a password")
@@ -55,11 +57,12 @@ class Account:
     is_bot: bool
 
 
-class AccountError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class AccountError(KingError):
+    """A sign-up or log-in refused: one of ``CODES``."""
+
+
+#: Codes raised by this module.
+CODES = ("name_taken", "invalid_credentials")
 
 
 def token_hash(token: str) -> bytes:

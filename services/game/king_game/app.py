@@ -8,6 +8,7 @@ interactive docs at ``/docs``. Run ``python -m king_game.migrate`` before the fi
 from __future__ import annotations
 
 import atexit
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -22,13 +23,14 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from king_engine import KingError
 from king_game import limits
-from king_game.accounts import AccountError, Accounts
+from king_game.accounts import Accounts
 from king_game.bodycap import ChunkedBodyCap
 from king_game.config import Settings
 from king_game.context import GameContext
+from king_game.errorcodes import ERRORS
 from king_game.jsonprovider import OrjsonProvider
 from king_game.limits import limiter
-from king_game.problems import STATUS_BY_CODE, ProblemApi, problem_response
+from king_game.problems import ProblemApi, problem_response
 from king_game.ratings import RatingLookup
 from king_game.resources.accounts.resources import blp as accounts_blp
 from king_game.resources.health.resources import blp as health_blp
@@ -36,10 +38,12 @@ from king_game.resources.matches.resources import blp as matches_blp
 from king_game.resources.quickmatch.resources import blp as quickmatch_blp
 from king_game.resources.rules.resources import blp as rules_blp
 from king_game.resources.tables.resources import blp as tables_blp
-from king_match import MatchError, MatchStore, Sweeper
+from king_match import MatchStore, Sweeper
 from king_match.notify import EventNotifier
 from king_match.quickmatch import QuickMatch
 from king_match.rq_enqueuer import RQEnqueuer
+
+log = logging.getLogger(__name__)
 
 _FIELD_CODES = {"bad_seed", "bad_table"}
 _ENGINE_INPUT = {"bad_move", "bad_card", "bad_suit", "unknown_contract"}
@@ -175,33 +179,27 @@ def create_app(
 
 
 def _register_errors(app: Flask) -> None:
-    @app.errorhandler(MatchError)
-    def _match_error(error: MatchError) -> Response:
+    @app.errorhandler(KingError)
+    def _coded_error(error: KingError) -> Response:
+        # The engine's, the match layer's and the accounts' errors: status from the table.
+        entry = ERRORS.get(error.code)
+        if entry is None or entry.sent_as == "internal_error":
+            log.error("error code %r reached the HTTP edge: %r", error.code, error)
+            return problem_response(500, "internal_error", "internal server error")
+        if entry.sent_as is not None:  # match_not_found
+            return problem_response(entry.status, entry.sent_as, error.message)
         details = {k: v for k, v in error.details.items() if k not in ("field", "replayed")}
         errors = None
         if error.code in _FIELD_CODES:
             errors = {error.details.get("field", "body"): [error.message]}
-        status = STATUS_BY_CODE.get(error.code, 409)
-        if error.code == "match_not_found":
-            return problem_response(404, "not_found", error.message)
+        elif error.code in _ENGINE_INPUT:
+            errors = {"move": [error.message]}
         headers = None
         if error.code == "rate_limited":
             headers = {"Retry-After": str(details.get("retry_after_s", 1))}
-        return problem_response(status, error.code, error.message, errors, details, headers)
-
-    @app.errorhandler(KingError)
-    def _engine_error(error: KingError) -> Response:
-        status = STATUS_BY_CODE.get(error.code, 422)
-        errors = None
-        if error.code in _ENGINE_INPUT:
-            errors = {"move": [error.message]}
-        return problem_response(status, error.code, error.message, errors, dict(error.details))
-
-    @app.errorhandler(AccountError)
-    def _account_error(error: AccountError) -> Response:
-        status = STATUS_BY_CODE.get(error.code, 400)
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        return problem_response(status, error.code, error.message, headers=headers)
+        elif entry.status == 401:
+            headers = {"WWW-Authenticate": "Bearer"}
+        return problem_response(entry.status, error.code, error.message, errors, details, headers)
 
     @app.errorhandler(PoolTimeout)
     @app.errorhandler(psycopg.OperationalError)

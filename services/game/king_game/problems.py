@@ -5,76 +5,27 @@ validation failures add ``errors`` (field -> messages) and refusals of the game 
 (the broken rule, the allowed contracts, the current version). ``ProblemApi`` (shared with the
 rating service: ``king_web.problems``) produces these bodies for every error — our own, the
 engine's, marshmallow's, werkzeug's, the rate limiter's — and documents exactly that shape in
-the OpenAPI document. ``STATUS_BY_CODE`` is the one table that maps a stable code to its HTTP
-status.
+the OpenAPI document. Each code's status is in ``king_game.errorcodes``, the one table of
+codes; ``problems`` documents a view's error responses from it.
 """
 
 from __future__ import annotations
 
 import functools
 import http
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import marshmallow as ma
 from king_web import problems as shared
 from king_web.problems import PROBLEM_CONTENT_TYPE
 
+from king_game.errorcodes import ERRORS, status_of
+
+F = TypeVar("F", bound=Callable[..., Any])
+
 #: The problem ``type`` prefix all our services share (``king_web.problems``).
 TYPE_PREFIX = shared.TYPE_PREFIX
-
-STATUS_BY_CODE: dict[str, int] = {
-    # the request itself
-    "bad_request": 400,
-    "validation_failed": 422,
-    "payload_too_large": 413,
-    "unsupported_media_type": 415,
-    "method_not_allowed": 405,
-    "not_found": 404,
-    "rate_limited": 429,
-    # who is asking
-    "unauthenticated": 401,
-    "invalid_credentials": 401,
-    "forbidden": 403,
-    "name_taken": 409,
-    # tables
-    "bad_table": 422,
-    "bad_seed": 422,
-    "seed_before_commit": 422,
-    "seat_taken": 409,
-    "table_full": 409,
-    "already_seated": 409,
-    "not_seated": 403,
-    "table_started": 409,
-    "seat_reserved": 409,
-    # quick match
-    "already_queued": 409,
-    "already_playing": 409,
-    "table_found": 409,
-    "no_table_found": 409,
-    "table_expired": 409,
-    # play (the engine's codes and the match layer's)
-    "not_your_turn": 409,
-    "wrong_phase": 409,
-    "match_over": 409,
-    "match_not_started": 409,
-    "match_not_over": 409,
-    "seat_forfeited": 409,
-    "stale_version": 409,
-    "idempotency_key_reused": 422,
-    "card_not_in_hand": 422,
-    "illegal_card": 422,
-    "contract_unavailable": 422,
-    "bad_move": 422,
-    "bad_card": 422,
-    "bad_suit": 422,
-    "unknown_contract": 422,
-    "trump_required": 422,
-    "trump_not_allowed": 422,
-    # the service
-    "busy": 503,
-    "service_unavailable": 503,
-    "internal_error": 500,
-}
 
 
 class ProblemSchema(shared.ProblemSchema):
@@ -94,8 +45,8 @@ class ProblemSchema(shared.ProblemSchema):
 
 
 class Problem(shared.Problem):
-    """An error raised by our code: a stable code (its status from ``STATUS_BY_CODE``), a
-    detail, optional field errors, details and headers."""
+    """An error raised by our code: a stable code (its status from ``king_game.errorcodes``;
+    a code missing there is a KeyError), a detail, optional field errors, details and headers."""
 
     def __init__(
         self,
@@ -108,7 +59,7 @@ class Problem(shared.Problem):
         headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(
-            status or STATUS_BY_CODE.get(code, 400),
+            status or status_of(code),
             code,
             detail,
             errors=errors,
@@ -131,27 +82,50 @@ class ProblemApi(shared.ProblemApi):
 PUBLIC: dict[str, Any] = {"security": []}
 
 
-def problem_doc(blp: Any, status: int, codes: str) -> Any:
-    """Document an error response of a view: problem+json with the codes it can carry.
+def problems(blp: Any, *codes: str) -> Callable[[F], F]:
+    """Document the error responses of a view: the codes it may answer, each documented under
+    its status from ``king_game.errorcodes`` (one problem+json response per status, with an
+    example body of each code), so a view cannot list a code under another status.
 
-    ``codes`` lists them, each optionally with a note: ``"seat_taken (details.free_seats),
-    table_full"`` or ``"match_not_over: seeds are revealed at the end"``. Every code must have
-    this status in ``STATUS_BY_CODE`` (so a response never lists another status's codes); each
-    gets an example body.
+    A code may carry a note for this view: ``"seat_taken (details.free_seats)"`` or
+    ``"match_not_over: seeds are revealed at the end"``.
     """
-    names = [part.split(":")[0].split()[0] for part in codes.split(",")]
-    wrong = [name for name in names if STATUS_BY_CODE.get(name) != status]
-    if wrong:
-        raise ValueError(f"not {status} codes: {', '.join(wrong)}")
-    return blp.alt_response(
-        status,
-        schema=ProblemSchema,
-        content_type=PROBLEM_CONTENT_TYPE,
-        description=f"problem+json; code: {codes}",
-        examples={
-            name: {"summary": name, "value": problem_example(status, name)} for name in names
-        },
-    )
+    by_status: dict[int, list[tuple[str, str]]] = {}
+    for text in codes:
+        name = text.split(":")[0].split()[0]
+        entry = ERRORS[name]
+        if entry.sent_as is not None:
+            raise ValueError(f"{name} is sent as {entry.sent_as}: document that")
+        by_status.setdefault(entry.status, []).append((name, text))
+    docs = [
+        blp.alt_response(
+            status,
+            schema=ProblemSchema,
+            content_type=PROBLEM_CONTENT_TYPE,
+            description="problem+json; code: " + ", ".join(text for _, text in listed),
+            examples={
+                name: {
+                    "summary": name,
+                    "description": ERRORS[name].when,
+                    "value": problem_example(status, name),
+                }
+                for name, _ in listed
+            },
+        )
+        for status, listed in sorted(by_status.items())
+    ]
+
+    def decorator(func: F) -> F:
+        # Two calls could document one status twice, the later hiding the earlier's codes.
+        # (The mark survives the decorators above: they wrap with functools.wraps.)
+        if getattr(func, "_king_problems", False):
+            raise ValueError(f"{func.__qualname__}: one @problems a view")
+        for doc in docs:
+            func = doc(func)
+        func._king_problems = True  # type: ignore[attr-defined]
+        return func
+
+    return decorator
 
 
 def problem_example(status: int, code: str) -> dict[str, Any]:

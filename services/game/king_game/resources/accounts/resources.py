@@ -19,7 +19,7 @@ from king_game.limits import (
     login_limit,
     signup_limit,
 )
-from king_game.problems import PUBLIC, problem_doc
+from king_game.problems import PUBLIC, problems
 from king_game.resources import examples
 from king_game.resources.accounts.schemas import (
     AccountCreateSchema,
@@ -49,9 +49,7 @@ class AccountsView(MethodView):
     @blp.doc(**PUBLIC)
     @blp.arguments(AccountCreateSchema, example=examples.SIGN_UP)
     @blp.response(201, TokenSchema, example=examples.TOKEN)
-    @problem_doc(blp, 409, "name_taken")
-    @problem_doc(blp, 422, "validation_failed")
-    @problem_doc(blp, 429, "rate_limited")
+    @problems(blp, "name_taken", "validation_failed", "rate_limited")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create an account (name + password) or a guest (name only); returns a token."""
         account, token = game().accounts.create(body["name"], body["password"], body["is_bot"])
@@ -69,9 +67,7 @@ class TokensView(MethodView):
     @blp.doc(**PUBLIC)
     @blp.arguments(LoginSchema, example=examples.LOG_IN)
     @blp.response(201, TokenSchema, example=examples.TOKEN)
-    @problem_doc(blp, 401, "invalid_credentials")
-    @problem_doc(blp, 422, "validation_failed")
-    @problem_doc(blp, 429, "rate_limited")
+    @problems(blp, "invalid_credentials", "validation_failed", "rate_limited")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Log in: a new bearer token for a registered account."""
         account, token = game().accounts.login(body["name"], body["password"])
@@ -81,7 +77,7 @@ class TokensView(MethodView):
 @blp.route("/tokens/current")
 class CurrentTokenView(MethodView):
     @blp.response(204)
-    @problem_doc(blp, 401, "unauthenticated")
+    @problems(blp, "unauthenticated")
     def delete(self) -> None:
         """Revoke the token this request carries; it stops working at once."""
         current_account()
@@ -93,7 +89,7 @@ class CurrentTokenView(MethodView):
 @blp.route("/me")
 class MeView(MethodView):
     @blp.response(200, AccountSchema, example=examples.ACCOUNT)
-    @problem_doc(blp, 401, "unauthenticated")
+    @problems(blp, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """The caller's account."""
         return _account(current_account())

@@ -15,7 +15,7 @@ from king_web.jsonbody import Blueprint
 from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
 from king_game import render
 from king_game.context import current_account, current_player, game
-from king_game.problems import PUBLIC, Problem, problem_doc
+from king_game.problems import PUBLIC, Problem, problems
 from king_game.resources import examples
 from king_game.resources.matches.schemas import (
     EventsQuerySchema,
@@ -32,14 +32,25 @@ from king_match import MatchRecord
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Playing a match")
 
-MOVE_CONFLICTS = (
-    "not_your_turn, wrong_phase, match_over, match_not_started, "
-    "stale_version (current_version), seat_forfeited"
-)
-MOVE_REFUSALS = (
-    "validation_failed, illegal_card (details.rule), card_not_in_hand, "
-    "contract_unavailable (details.allowed), bad_move, bad_card, bad_suit, unknown_contract, "
-    "trump_required, trump_not_allowed, idempotency_key_reused"
+#: The codes a move can be refused with (their statuses come from ``king_game.errorcodes``).
+MOVE_ERRORS = (
+    "not_your_turn",
+    "wrong_phase",
+    "match_over",
+    "match_not_started",
+    "stale_version (current_version)",
+    "seat_forfeited",
+    "validation_failed",
+    "illegal_card (details.rule)",
+    "card_not_in_hand",
+    "contract_unavailable (details.allowed)",
+    "bad_move",
+    "bad_card",
+    "bad_suit",
+    "unknown_contract",
+    "trump_required",
+    "trump_not_allowed",
+    "idempotency_key_reused",
 )
 
 #: The ``Idempotency-Key`` request header, as the writes that take it document it (what
@@ -97,9 +108,7 @@ def move_of(body: dict[str, Any]) -> Move:
 class MatchView(MethodView):
     @blp.response(200, MatchSchema, example=examples.MATCH)
     @blp.alt_response(304, description="Not modified (If-None-Match matched the ETag)")
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 403, "not_seated")
-    @problem_doc(blp, 404, "not_found")
+    @problems(blp, "unauthenticated", "not_seated", "not_found")
     def get(self, match_id: str) -> Any:
         """The match as your seat sees it: your cards, the table, scores, whose turn, your
         legal cards or allowed contracts, and the clocks with the server's time.
@@ -129,12 +138,7 @@ class MovesView(MethodView):
     @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(MoveSchema(), example={"card": "QH", "version": 41})
     @blp.response(200, MoveResultSchema, example=examples.MOVED)
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 403, "not_seated")
-    @problem_doc(blp, 404, "not_found")
-    @problem_doc(blp, 409, MOVE_CONFLICTS)
-    @problem_doc(blp, 422, MOVE_REFUSALS)
-    @problem_doc(blp, 429, "rate_limited")
+    @problems(blp, "unauthenticated", "not_seated", "not_found", *MOVE_ERRORS, "rate_limited")
     def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Choose a contract (with trump for Koz) or play a card.
 
@@ -163,11 +167,18 @@ class ResignView(MethodView):
     @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(ResignSchema, required=False, example={"version": 41})
     @blp.response(200, MoveResultSchema, example=examples.RESIGNED)
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 403, "not_seated")
-    @problem_doc(blp, 404, "not_found")
-    @problem_doc(blp, 409, "match_over, match_not_started, stale_version, seat_forfeited")
-    @problem_doc(blp, 422, "validation_failed, idempotency_key_reused")
+    @problems(
+        blp,
+        "unauthenticated",
+        "not_seated",
+        "not_found",
+        "match_over",
+        "match_not_started",
+        "stale_version",
+        "seat_forfeited",
+        "validation_failed",
+        "idempotency_key_reused",
+    )
     def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Resign. Live: you are ranked last and a bot finishes your seat. Against the
         computer: the match ends (aborted)."""
@@ -184,8 +195,7 @@ class ResignView(MethodView):
 class EventsView(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema, example=examples.EVENTS)
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 404, "not_found")
+    @problems(blp, "unauthenticated", "not_found")
     def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Long-poll: the public events after ``after``, waiting up to ``wait`` seconds (at
         most 25) for the first one. Events never carry a seat's cards."""
@@ -218,8 +228,7 @@ class StreamView(MethodView):
         content_type="application/x-ndjson",
         example=examples.STREAM,
     )
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 404, "not_found")
+    @problems(blp, "unauthenticated", "not_found")
     def get(self, query: dict[str, Any], match_id: str) -> Response:
         """Stream the events as NDJSON, one JSON object a line, from ``after`` on.
 
@@ -312,8 +321,7 @@ class StreamView(MethodView):
 class FairnessView(MethodView):
     @blp.doc(**PUBLIC)
     @blp.response(200, TranscriptSchema, example=examples.TRANSCRIPT)
-    @problem_doc(blp, 404, "not_found")
-    @problem_doc(blp, 409, "match_not_over: seeds are revealed at the end")
+    @problems(blp, "not_found", "match_not_over: seeds are revealed at the end")
     def get(self, match_id: str) -> dict[str, Any]:
         """The KINGDEAL-v1 transcript of an ended (finished or aborted) match: the server
         seed, every client seed, and every hand's contract and plays in order. Public."""
@@ -323,7 +331,7 @@ class FairnessView(MethodView):
 @blp.route("/me/matches")
 class MyMatchesView(MethodView):
     @blp.response(200, MyMatchesSchema, example=examples.MY_MATCHES)
-    @problem_doc(blp, 401, "unauthenticated")
+    @problems(blp, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """Your active matches (where it is your turn first, then the nearest deadline) and
         your recent ones: the entry point of a client that reconnects."""

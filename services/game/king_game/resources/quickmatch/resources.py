@@ -21,7 +21,7 @@ from king_metrics import record_quickmatch_table
 from king_engine import get_ruleset
 from king_engine.errors import ConfigError
 from king_game.context import GameContext, current_account, current_player, game
-from king_game.problems import Problem, problem_doc
+from king_game.problems import Problem, problems
 from king_game.ratings import DEFAULT_RATING
 from king_game.resources import examples
 from king_game.resources.quickmatch.schemas import (
@@ -130,12 +130,16 @@ def _render(context: GameContext, state: dict[str, str]) -> dict[str, Any]:
 class QuickMatchView(MethodView):
     @blp.arguments(QuickJoinSchema, required=False, example={"ruleset": "standard", "hands": 8})
     @blp.response(200, QuickStatusSchema, example=examples.QUICK_WAITING)
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 403, "forbidden: bot accounts create tables instead")
-    @problem_doc(
-        blp, 409, "already_queued (another pool), table_found (confirm or leave), already_playing"
+    @problems(
+        blp,
+        "unauthenticated",
+        "forbidden: bot accounts create tables instead",
+        "already_queued (another pool)",
+        "table_found (confirm or leave)",
+        "already_playing",
+        "validation_failed",
+        "bad_table (a length the ruleset does not play)",
     )
-    @problem_doc(blp, 422, "validation_failed, bad_table (a length the ruleset does not play)")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Join the quick-match pool of a ruleset and match length (again: a no-op).
 
@@ -167,7 +171,7 @@ class QuickMatchView(MethodView):
         return _status(context, account.id, joined=True)
 
     @blp.response(200, QuickStatusSchema, example=examples.QUICK_FOUND)
-    @problem_doc(blp, 401, "unauthenticated")
+    @problems(blp, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """Your quick-match state; while you wait, asking keeps your place (see POST)."""
         return _status(game(), current_account().id)
@@ -175,7 +179,7 @@ class QuickMatchView(MethodView):
     @blp.response(
         200, QuickStatusSchema, example={"state": "left", "server_time_ms": 1796168345000}
     )
-    @problem_doc(blp, 401, "unauthenticated")
+    @problems(blp, "unauthenticated")
     def delete(self) -> dict[str, Any]:
         """Leave the pool, or decline a found table (its other players go back to the pool
         at once, with their place). A started match is left by resigning."""
@@ -189,9 +193,9 @@ class QuickMatchView(MethodView):
 class ConfirmView(MethodView):
     @blp.arguments(QuickConfirmSchema, required=False, example={"client_seed": "ab" * 32})
     @blp.response(200, QuickStatusSchema, example=examples.QUICK_MATCHED)
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 409, "no_table_found, table_expired")
-    @problem_doc(blp, 422, "validation_failed, bad_seed")
+    @problems(
+        blp, "unauthenticated", "no_table_found", "table_expired", "validation_failed", "bad_seed"
+    )
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Take your seat at the found table with your client seed (made after you saw its
         ``server_commit``). The fourth confirmation starts the match (``state: matched``)."""
@@ -209,7 +213,7 @@ class QuickStreamView(MethodView):
         content_type="application/x-ndjson",
         example=examples.QUICK_STREAM,
     )
-    @problem_doc(blp, 401, "unauthenticated")
+    @problems(blp, "unauthenticated")
     def get(self) -> Response:
         """Your quick-match state as NDJSON: a line at once and one whenever it changes (a
         table found, your confirmation, the match started, back in the pool); a

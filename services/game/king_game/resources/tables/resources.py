@@ -9,7 +9,7 @@ from king_web.jsonbody import Blueprint
 
 from king_game import render
 from king_game.context import current_account, current_player, game
-from king_game.problems import Problem, problem_doc
+from king_game.problems import Problem, problems
 from king_game.resources import examples
 from king_game.resources.tables.schemas import (
     JoinSchema,
@@ -26,7 +26,7 @@ blp = Blueprint("tables", __name__, url_prefix="/v1", description="Tables, seats
 @blp.route("/tables")
 class TablesView(MethodView):
     @blp.response(200, LobbySchema, example=examples.LOBBY)
-    @problem_doc(blp, 401, "unauthenticated")
+    @problems(blp, "unauthenticated")
     def get(self) -> dict[str, Any]:
         """The lobby: live tables that wait for players, oldest first."""
         current_account()
@@ -34,8 +34,7 @@ class TablesView(MethodView):
 
     @blp.arguments(TableCreateSchema, example=examples.NEW_TABLE)
     @blp.response(201, TableSchema, example=examples.TABLE)
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 422, "validation_failed, bad_table, seed_before_commit")
+    @problems(blp, "unauthenticated", "validation_failed", "bad_table", "seed_before_commit")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a table; nobody sits yet, not even you. Then sit with your seed.
 
@@ -60,8 +59,7 @@ class TablesView(MethodView):
 @blp.route("/tables/<table_id>", parameters=examples.TABLE_PATH)
 class TableView(MethodView):
     @blp.response(200, TableSchema, example=examples.TABLE)
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 404, "not_found")
+    @problems(blp, "unauthenticated", "not_found")
     def get(self, table_id: str) -> dict[str, Any]:
         """One table: its seats, status and deal commitment."""
         current_account()
@@ -73,11 +71,17 @@ class TableView(MethodView):
 class SeatsView(MethodView):
     @blp.arguments(JoinSchema, required=False, example=examples.TAKE_SEAT)
     @blp.response(201, SeatedSchema, example=examples.SEATED)
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 403, "forbidden: a computer table's one human seat is its creator's")
-    @problem_doc(blp, 404, "not_found")
-    @problem_doc(blp, 409, "seat_taken, table_full, already_seated")
-    @problem_doc(blp, 422, "validation_failed, bad_seed")
+    @problems(
+        blp,
+        "unauthenticated",
+        "forbidden: a computer table's one human seat is its creator's",
+        "not_found",
+        "seat_taken",
+        "table_full",
+        "already_seated",
+        "validation_failed",
+        "bad_seed",
+    )
     def post(self, body: dict[str, Any], table_id: str) -> dict[str, Any]:
         """Take a seat (a given one or any free one) with your client seed.
 
@@ -97,9 +101,7 @@ class SeatsView(MethodView):
 @blp.route("/tables/<table_id>/seats/me", parameters=examples.TABLE_PATH)
 class MySeatView(MethodView):
     @blp.response(200, TableSchema, example=examples.LEFT_TABLE)
-    @problem_doc(blp, 401, "unauthenticated")
-    @problem_doc(blp, 403, "not_seated")
-    @problem_doc(blp, 409, "table_started")
+    @problems(blp, "unauthenticated", "not_seated", "table_started")
     def delete(self, table_id: str) -> dict[str, Any]:
         """Leave a table before its match starts (an empty table closes)."""
         return render.table(game().store.leave(table_id, current_player()))
