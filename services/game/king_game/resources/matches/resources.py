@@ -9,12 +9,11 @@ from typing import Any
 import orjson
 from flask import Response, request
 from flask.views import MethodView
-from king_metrics import record_move
 from king_web.jsonbody import Blueprint
 
-from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
 from king_game import render
 from king_game.context import current_account, current_player, game
+from king_game.moves import submit_move
 from king_game.problems import PUBLIC, Problem, problem_doc
 from king_game.resources import examples
 from king_game.resources.matches.schemas import (
@@ -85,14 +84,6 @@ def checked_idempotency_key(key: str | None) -> str | None:
     return key
 
 
-def move_of(body: dict[str, Any]) -> Move:
-    if body["move"] is not None:
-        return parse_move(body["move"])
-    if body["card"] is not None:
-        return PlayCard(parse_card(body["card"]))
-    return contract_move(body["contract"], body["trump"])
-
-
 @blp.route("/matches/<match_id>", parameters=examples.MATCH_PATH)
 class MatchView(MethodView):
     @blp.response(200, MatchSchema, example=examples.MATCH)
@@ -144,18 +135,7 @@ class MovesView(MethodView):
         move caused; read the match again (or follow the events) for your new view.
         """
         key = _idempotency_key()
-        move = move_of(body)
-        context = game()
-        result = context.store.play(
-            match_id,
-            current_player(),
-            move,
-            expected_version=body["version"],
-            idempotency_key=key,
-            rate=context.move_rate,
-        )
-        record_move("human")
-        return result.to_dict()
+        return submit_move(game(), match_id, current_player(), body, key)
 
 
 @blp.route("/matches/<match_id>/resign", parameters=examples.MATCH_PATH)
