@@ -22,11 +22,11 @@ class Waiter(Protocol):
 def primitives() -> tuple[Callable[[], Any], Callable[[], Waiter]]:
     """(lock factory, waiter factory) for this process (see the module docstring)."""
     try:
-        from gevent import monkey  # type: ignore[import-untyped]
+        from gevent import monkey
     except ImportError:
         return threading.Lock, threading.Event
     if not monkey.is_module_patched("threading"):
         return threading.Lock, threading.Event
-    from gevent.event import Event  # type: ignore[import-untyped]
+    from gevent.event import Event
 
     return monkey.get_original("_thread", "allocate_lock"), Event

@@ -162,7 +162,7 @@ class Accounts:
             raise AccountError("name_taken", f"the name {name!r} is taken") from exc
         return account, token
 
-    def _issue(self, conn: psycopg.Connection, player_id: str) -> str:  # type: ignore[type-arg]
+    def _issue(self, conn: psycopg.Connection, player_id: str) -> str:
         token = secrets.token_urlsafe(32)
         conn.execute(
             "INSERT INTO game.tokens (token_hash, player_id) VALUES (%s, %s)",
@@ -202,9 +202,9 @@ class Accounts:
         if cached == _NO_ACCOUNT:
             return None
         if cached is not None and not cached.startswith(_CLAIM):
-            account = _account_from_cache(cached)
-            self._remember(digest, account, generation)
-            return account
+            hit = _account_from_cache(cached)
+            self._remember(digest, hit, generation)
+            return hit
         # A miss: claim the entry first, so that a revocation during the query voids the
         # claim (another lookup's claim: read Postgres, leave the entry to that lookup).
         claim = _CLAIM + secrets.token_hex(8)

@@ -12,7 +12,8 @@ app, takes the requests it can answer for certain and leaves everything else to 
   parse. Anything else goes to the Flask view *untouched* (nothing has happened yet: the
   store is not called), which answers with its usual problem+json; a move without a valid
   token so passes through Flask-Limiter's limits like any request (``king_game.limits``);
-* the move goes to the same ``MatchStore.play`` with the same arguments as the view's;
+* the move goes to the view's own ``king_game.moves.submit_move`` (parsing, the store's
+  writer path, the move metric, the answer's body): this module parses only the HTTP;
 * a failed move (``stale_version``, ``not_your_turn``, Redis down, ...) is rendered by the
   app's own error handlers and after-request hooks inside a request context, so its answer is
   the view's byte for byte;
@@ -33,12 +34,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask, g
-from king_metrics import record_move
 from king_metrics.http import RequestMetrics
 from king_web.jsonbody import loads_body
 
 from king_game.context import GameContext, token_of
-from king_game.resources.matches.resources import checked_idempotency_key, move_of
+from king_game.moves import move_of, submit_move
+from king_game.resources.matches.resources import checked_idempotency_key
 from king_game.resources.matches.schemas import MoveSchema
 from king_match import Player
 
@@ -93,32 +94,22 @@ class MovesShortcut:
             self.passed_on += 1
             return self.wsgi_app(environ, start_response)  # the view answers (or refuses) it
         self.answered += 1
-        player, move, version, key = request
+        player, body, key = request
         try:
-            result = self.context.store.play(
-                found.group(1),
-                player,
-                move,
-                expected_version=version,
-                idempotency_key=key,
-                rate=self.context.move_rate,
-            )
+            result = submit_move(self.context, found.group(1), player, body, key)
         except Exception as exc:
             return self._failed(environ, start_response, exc, started)
-        record_move("human")
         # As the app's JSON provider writes a response body (king_game.jsonprovider).
-        body = (self.app.json.dumps(result.to_dict()) + "\n").encode()
+        answer = (self.app.json.dumps(result) + "\n").encode()
         start_response(
             "200 OK",
-            [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
+            [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))],
         )
         self.metrics.observe(environ, _ENDPOINT, 200, time.perf_counter() - started)
-        return [body]
+        return [answer]
 
-    def _checked(
-        self, environ: dict[str, Any]
-    ) -> tuple[Player, Any, int | None, str | None] | None:
-        """The caller, move, version and key of a well-formed request; None: let the view
+    def _checked(self, environ: dict[str, Any]) -> tuple[Player, dict[str, Any], str | None] | None:
+        """The caller, loaded body and key of a well-formed request; None: let the view
         answer (the body, when read, is put back for it)."""
         mimetype = environ.get("CONTENT_TYPE", "").partition(";")[0].strip().lower()
         if mimetype != "application/json":
@@ -142,7 +133,7 @@ class MovesShortcut:
                 return None
             body = plain_card_body(data) or self.schema.load(data)
             key = checked_idempotency_key(environ.get("HTTP_IDEMPOTENCY_KEY"))
-            move = move_of(body)
+            move_of(body)  # a move the engine cannot parse: the view refuses it
             account = self.context.accounts.authenticate(token)
         except Exception:
             # Bad or too deeply nested JSON, a schema or key error, an unparsable move, or Redis
@@ -151,7 +142,7 @@ class MovesShortcut:
         if account is None:
             return None
         player = Player(account.id, account.name, account.is_bot, account.is_guest)
-        return player, move, body["version"], key
+        return player, body, key
 
     def _failed(
         self,

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from typing import Any
 
-import orjson
 from flask import Response, request
 from flask.views import MethodView
-from king_metrics import record_move
 from king_web.jsonbody import Blueprint
 
-from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
+from king_engine import MatchState
 from king_game import render
 from king_game.context import current_account, current_player, game
+from king_game.moves import submit_move
 from king_game.problems import PUBLIC, Problem, problems
 from king_game.resources import examples
 from king_game.resources.matches.schemas import (
@@ -29,6 +26,8 @@ from king_game.resources.matches.schemas import (
     TranscriptSchema,
 )
 from king_match import MatchRecord
+from king_match.follow import stream_lines
+from king_match.mine import MyMatch, my_matches
 
 blp = Blueprint("matches", __name__, url_prefix="/v1", description="Playing a match")
 
@@ -96,14 +95,6 @@ def checked_idempotency_key(key: str | None) -> str | None:
     return key
 
 
-def move_of(body: dict[str, Any]) -> Move:
-    if body["move"] is not None:
-        return parse_move(body["move"])
-    if body["card"] is not None:
-        return PlayCard(parse_card(body["card"]))
-    return contract_move(body["contract"], body["trump"])
-
-
 @blp.route("/matches/<match_id>", parameters=examples.MATCH_PATH)
 class MatchView(MethodView):
     @blp.response(200, MatchSchema, example=examples.MATCH)
@@ -148,18 +139,7 @@ class MovesView(MethodView):
         move caused; read the match again (or follow the events) for your new view.
         """
         key = _idempotency_key()
-        move = move_of(body)
-        context = game()
-        result = context.store.play(
-            match_id,
-            current_player(),
-            move,
-            expected_version=body["version"],
-            idempotency_key=key,
-            rate=context.move_rate,
-        )
-        record_move("human")
-        return result.to_dict()
+        return submit_move(game(), match_id, current_player(), body, key)
 
 
 @blp.route("/matches/<match_id>/resign", parameters=examples.MATCH_PATH)
@@ -244,74 +224,25 @@ class StreamView(MethodView):
         """
         account = current_account()
         context = game()
-        record, _ = context.store.load(match_id)
         store, settings = context.store, context.settings
-        seat = record.seat_of(account.id) if query["turns"] else None
-        match_id = record.match_id
+        record, _ = store.load(match_id)
 
-        def your_turn(after: int, announced: int) -> tuple[bytes, int]:
-            """The your_turn line if it is ``seat``'s turn at a version not announced yet."""
-            hint = store.turn_after(match_id, after)
-            if hint is not None and (hint[0] != seat or hint[1] == announced):
-                return b"", announced
-            # The commit's own copy of the match when this process has it, else a load.
-            current, state = store.snapshot_after(match_id, after) or store.load(match_id)
-            if current.player_to_act(state) != seat or current.version == announced:
-                return b"", announced
-            body = render.match(current, state, seat, settings.match.clocks, store.now_ms())
-            line = {"type": "your_turn", "version": current.version, "match": body}
-            return orjson.dumps(line) + b"\n", current.version
+        def render_turn(
+            current: MatchRecord, state: MatchState | None, seat: int
+        ) -> dict[str, Any]:
+            return render.match(current, state, seat, settings.match.clocks, store.now_ms())
 
-        def lines() -> Iterator[bytes]:
-            after = query["after"]
-            announced = -1
-            started = time.monotonic()
-            first = True
-            with store.following(match_id):
-                if seat is not None:
-                    line, announced = your_turn(-1, announced)  # it may be my turn already
-                    if line:
-                        yield line
-                while time.monotonic() - started < settings.stream_max_s:
-                    events = store.events(
-                        match_id,
-                        after,
-                        block_ms=int(settings.stream_heartbeat_s * 1000),
-                        following=True,
-                    )
-                    chunk = []
-                    if first and events and events[0]["seq"] > after + 1:
-                        chunk.append(orjson.dumps({"type": "reset", "first_seq": events[0]["seq"]}))
-                    first = False
-                    if not events:
-                        heartbeat = {"type": "heartbeat", "server_time_ms": store.now_ms()}
-                        yield orjson.dumps(heartbeat) + b"\n"
-                        current, _ = store.load(match_id)  # applies a due timeout
-                        if current.ended and after >= current.seq:
-                            return
-                        continue
-                    finished = False
-                    for event in events:
-                        chunk.append(orjson.dumps(event))
-                        after = event["seq"]
-                        if event["type"] == "match_finished":
-                            finished = True
-                            break
-                    # One write for everything this wake-up brought (bytes: nothing to encode).
-                    text = b"\n".join(chunk) + b"\n"
-                    if seat is not None and not finished:
-                        line, announced = your_turn(after, announced)
-                        text += line
-                    # The stream now waits, at 1,000 matches for seconds: keep nothing of this
-                    # wake-up's lists meanwhile (what outlives a young collection costs every
-                    # later one).
-                    del events, chunk
-                    yield text
-                    if finished:
-                        return
-
+        lines = stream_lines(
+            store,
+            record.match_id,
+            query["after"],
+            seat=record.seat_of(account.id) if query["turns"] else None,
+            render_turn=render_turn,
+            heartbeat_s=settings.stream_heartbeat_s,
+            max_s=settings.stream_max_s,
+        )
         return Response(
-            lines(),
+            lines,
             mimetype="application/x-ndjson",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
@@ -336,22 +267,14 @@ class MyMatchesView(MethodView):
         """Your active matches (where it is your turn first, then the nearest deadline) and
         your recent ones: the entry point of a client that reconnects."""
         account = current_account()
-        context = game()
-        active, recent = context.store.player_matches(account.id)
-        rows = []
-        for record in active:
-            _, state = context.store.load(record.match_id)
-            seat = record.seat_of(account.id)
-            mine = seat is not None and record.player_to_act(state) == seat
-            rows.append((record, seat, mine))
-        rows.sort(key=lambda r: (not r[2], r[0].deadline_ms or 2**62))
-        return {
-            "active": [_mine(record, seat, mine) for record, seat, mine in rows],
-            "recent": [_mine(r, r.seat_of(account.id), False) for r in recent],
-        }
+        active, recent = my_matches(game().store, account.id)
+        return {"active": [_mine(row) for row in active], "recent": [_mine(row) for row in recent]}
 
 
-def _mine(record: MatchRecord, seat: int | None, my_turn: bool) -> dict[str, Any]:
+def _mine(row: MyMatch) -> dict[str, Any]:
+    record = row.record
     body = render.table(record)
-    body.update(seat=seat, my_turn=my_turn, deadline_ms=record.deadline_ms, outcome=record.outcome)
+    body.update(
+        seat=row.seat, my_turn=row.my_turn, deadline_ms=record.deadline_ms, outcome=record.outcome
+    )
     return body
