@@ -1,6 +1,6 @@
 """A Lua script called on the hot path with as little client work as the protocol allows.
 
-Every move is one ``EVALSHA`` (the commit, ``store.py``), with some twenty arguments. Through
+Every move is one ``EVALSHA`` (the commit, ``commit.py``), with some twenty arguments. Through
 redis-py's ``Script`` the call passes the command layer (argument filtering, a retry wrapper,
 observability hooks, a pool that checks each connection) and its general-purpose encoder; on
 the game service's workers that cost several times the round trip itself. ``LeanScript`` writes

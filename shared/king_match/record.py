@@ -80,7 +80,7 @@ class MatchRecord:
     turn_started_ms: int | None = None
     deadline_ms: int | None = None
     #: Up to when the current turn has been given back the time the service was not serving
-    #: (``MatchStore._give_back``); None: not yet, from the turn's start.
+    #: (``lifecycle.give_back``); None: not yet, from the turn's start.
     clock_checked_ms: int | None = None
     reserves: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     #: The event log keeps the current hand (from the write that ended the previous one):
