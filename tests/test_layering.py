@@ -3,7 +3,8 @@
 king_message (the finished-match message) imports only the standard library; king_engine only
 the standard library and king_message; king_match only those, the standard library and redis;
 services never import each other (they meet in shared/ and in queues). The rating service reads
-the message without loading the match layer or the engine.
+the message without loading the match layer or the engine. Inside the match layer, the rules
+(lifecycle, seating) reach no Redis, and only keys.py spells a key.
 """
 
 from __future__ import annotations
@@ -83,3 +84,46 @@ def test_services_do_not_import_each_other(service: str) -> None:
     others = set(SERVICES) - {service}
     for path, names in imported_modules(package).items():
         assert not names & others, f"{path} imports {sorted(names & others)}"
+
+
+#: The match layer's rules: pure, testable without Redis (tests/match/test_lifecycle.py).
+PURE_MATCH_MODULES = ("lifecycle", "seating", "record", "fairness", "jobs", "settings", "errors")
+
+
+def test_the_rules_of_a_match_need_no_redis() -> None:
+    """What the rules import, followed through the match layer's own modules (the package's
+    ``__init__`` aside, which gathers the whole layer): no redis, no module that talks to it."""
+    package = ROOT / "shared" / "king_match"
+    seen: set[str] = set()
+    outside: set[str] = set()
+    todo = list(PURE_MATCH_MODULES)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for node in ast.walk(ast.parse((package / f"{name}.py").read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    todo.append(node.module.split(".")[0])
+                else:
+                    todo.extend(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                outside.add(node.module.split(".")[0])
+            elif isinstance(node, ast.Import):
+                outside.update(alias.name.split(".")[0] for alias in node.names)
+    assert "redis" not in outside
+    assert not seen & {"store", "writer", "reads", "commit", "notify", "quickmatch", "serving"}
+    assert outside - set(sys.stdlib_module_names) <= {"king_engine", "king_message", "orjson"}
+
+
+def test_match_layer_key_names_are_built_in_one_module() -> None:
+    """Only keys.py spells a Redis key of the match layer (an f-string on the prefix)."""
+    for path in sorted((ROOT / "shared" / "king_match").glob("*.py")):
+        if path.name == "keys.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr) and node.values:
+                head = node.values[0]
+                spelled = isinstance(head, ast.FormattedValue) and "prefix" in ast.unparse(head)
+                assert not spelled, f"{path.name}:{node.lineno} builds a key: {ast.unparse(node)}"
