@@ -1,0 +1,63 @@
+// Small DOM helpers shared by the pages: building elements, the toast, names and clocks.
+
+import { t } from "./i18n.js";
+
+export const app = document.getElementById("app");
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Replace an element's children, skipping the null/false of conditional parts. */
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+export function toast(message, kind = "error") {
+  const box = document.getElementById("toast");
+  box.textContent = message;
+  box.className = `toast ${kind}`;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+export function errorText(error) {
+  return error?.code && error.code !== "network" ? `${error.message} (${error.code})` : error.message;
+}
+
+export function seatName(match, seat, me) {
+  const info = match?.seats?.[seat];
+  const name = info?.name || (info ? `${t("seat")} ${seat + 1}` : t("empty_seat"));
+  const tags = [];
+  if (seat === me) tags.push(t("you"));
+  if (info?.is_guest) tags.push(t("guest_tag"));
+  if (info?.is_bot) {
+    const level = match.level && !name.includes(match.level) ? ` · ${match.level}` : "";
+    tags.push(`${t("bot")}${level}`);
+  }
+  if (info?.played_by === "computer_after_forfeit") tags.push(t("computer_after_forfeit"));
+  return tags.length ? `${name} (${tags.join(", ")})` : name;
+}
+
+/** A name with the guest mark when it belongs to a guest account (guests may share names). */
+export function guestMarked(name, isGuest) {
+  return isGuest ? `${name} (${t("guest_tag")})` : name;
+}
+
+export function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
