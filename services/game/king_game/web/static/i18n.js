@@ -1,4 +1,8 @@
 // Labels in Turkish and English. Contract names stay Turkish in both, as players know them.
+// Each area of the client keeps its own labels in a strings-*.js module, merged here.
+
+import { STRINGS as LISTS } from "./strings-lists.js";
+import { STRINGS as TABLE } from "./strings-table.js";
 
 export const CONTRACT_NAMES = {
   tricks: "El Almaz",
@@ -198,6 +202,10 @@ const LABELS = {
     resign_confirm: "Çekilmek mi? Tekrar tıkla",
   },
 };
+
+for (const part of [LISTS, TABLE]) {
+  for (const code of Object.keys(LABELS)) Object.assign(LABELS[code], part[code]);
+}
 
 let language =
   localStorage.getItem("king.lang") || ((navigator.language || "").startsWith("tr") ? "tr" : "en");

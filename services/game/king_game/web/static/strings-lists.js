@@ -1,0 +1,3 @@
+// The lists pages' labels, Turkish and English (merged into i18n.js's catalogue).
+
+export const STRINGS = { en: {}, tr: {} };
