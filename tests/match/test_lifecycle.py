@@ -8,6 +8,7 @@ reserve; a move against the computer has 10 minutes and no reserve.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 import pytest
@@ -142,6 +143,17 @@ def test_nobody_acts_before_the_start() -> None:
     with pytest.raises(MatchError) as caught:
         lifecycle.acting_seat(record, PLAYERS[0], None)
     assert caught.value.code == "match_not_started"
+    # Nor a bot of a computer table whose human has not sat down.
+    computer = seating.new_table(
+        HUMAN, T0, mode="computer", ruleset="standard", hands=8, level=None, seat=0,
+        match_id=None,
+    )  # fmt: skip
+    dealt = live_match().state
+    assert dealt is not None
+    move = dealt.legal_moves()[0]
+    with pytest.raises(MatchError) as caught:
+        lifecycle.play(Change(computer, None, T0), None, 1, move)
+    assert caught.value.code == "match_not_started"
 
 
 def test_nobody_acts_after_the_end() -> None:
@@ -168,6 +180,19 @@ def test_a_forfeited_player_may_not_move_for_the_bot_that_plays_their_seat() -> 
     assert caught.value.code == "seat_forfeited"
     # The bot playing the seat may.
     assert lifecycle.play(change, None, turn, move) == turn
+
+
+def test_a_forfeited_player_is_refused_as_such_out_of_turn_too() -> None:
+    change = live_match()
+    other = (mover(change) + 1) % 4
+    lifecycle.resign(change, PLAYERS[other])
+    with pytest.raises(MatchError) as caught:
+        lifecycle.acting_seat(change.record, PLAYERS[other], None)
+    assert caught.value.code == "seat_forfeited"
+    with pytest.raises(MatchError) as caught:
+        lifecycle.resign(change, PLAYERS[other])
+    assert caught.value.code == "seat_forfeited"
+    assert change.record.forfeits == [other]
 
 
 def test_a_bot_move_is_taken_only_for_a_seat_a_bot_plays() -> None:
@@ -316,18 +341,16 @@ def test_a_live_player_past_the_deadline_forfeits_and_a_bot_takes_over() -> None
 def test_a_bot_past_its_deadline_gets_a_fallback_move_and_play_goes_on() -> None:
     change = computer_match(ClockSettings(bot_fallback_ms=5_000), human_seat=1)
     assert change.state is not None
-    if mover(change) == 1:  # the human declares: a move until a bot is to move
-        while mover(change) == 1:
-            move_now(change)
+    while mover(change) == 1:  # the human moves until a bot is to move
+        move_now(change)
     bot = mover(change)
     started = change.record.turn_started_ms
     assert started is not None
-    before = len(change.moves)
     version = change.state.version
     late = at(change, started + 5_000)
     lifecycle.expire(late)
     assert late.events[0] == {"type": "bot_fallback", "seat": bot}
-    assert late.moves[before:][0] >> 6 == bot
+    assert len(late.moves) >= 1 and late.moves[0] >> 6 == bot
     assert late.state is not None and late.state.version > version
     assert late.record.status == "active" and late.record.forfeits == []
 
@@ -396,36 +419,49 @@ def test_resigning_against_the_computer_aborts_the_match() -> None:
 
 def test_after_forfeits_the_leavers_rank_last_and_never_win() -> None:
     change = live_match()
-    lifecycle.resign(change, PLAYERS[2])
+    # The moves are the same whoever makes them (``move_now``): a rehearsal without forfeits
+    # gives the final totals, so the seat on the best total can be the one that resigns.
+    assert change.state is not None
+    rehearsal = Change(copy.deepcopy(change.record), change.state.copy(), T0)
+    play_out(rehearsal)
+    assert rehearsal.state is not None
+    totals = list(rehearsal.state.totals)
+    top = max(range(4), key=lambda seat: totals[seat])
+    second = (top + 1) % 4
+    staying = [seat for seat in range(4) if seat not in (top, second)]
+
+    lifecycle.resign(change, PLAYERS[top])
     later = at(change, T0 + 1_000)
-    lifecycle.resign(later, PLAYERS[0])
+    lifecycle.resign(later, PLAYERS[second])
     play_out(later)
-    assert later.state is not None
-    totals = list(later.state.totals)
+    assert later.state is not None and list(later.state.totals) == totals
     record = later.record
     assert record.status == "finished" and record.outcome == "forfeit"
     assert record.end_reason == "played_out"
     end = later.events[-1]
-    assert end["type"] == "match_finished" and end["forfeits"] == [2, 0]
-    # Seats 1 and 3 stayed: the better total is first (a tie shares first place); the later
-    # leaver (seat 0) is third, the first leaver (seat 2) fourth.
-    first, second = (1, 3) if totals[1] >= totals[3] else (3, 1)
-    expected_places = [3, 0, 4, 0]
-    expected_places[first] = 1
-    expected_places[second] = 1 if totals[1] == totals[3] else 2
+    assert end["type"] == "match_finished" and end["forfeits"] == [top, second]
+    # The two who stayed are placed by total (a tie shares a place); the later leaver is
+    # third, the first leaver (on the best total) fourth and no winner.
+    a, b = staying
+    expected_places = [0, 0, 0, 0]
+    expected_places[top], expected_places[second] = 4, 3
+    expected_places[a] = 1 if totals[a] >= totals[b] else 2
+    expected_places[b] = 1 if totals[b] >= totals[a] else 2
     assert end["places"] == expected_places
-    best = max(totals[1], totals[3])
-    assert end["winners"] == [seat for seat in (1, 3) if totals[seat] == best]
+    best = max(totals[a], totals[b])
+    assert end["winners"] == [seat for seat in staying if totals[seat] == best]
     over = [e for e in later.events if e["type"] == "match_over"]
     assert over[0]["winners"] == end["winners"]
     message = later.finished
     assert message is not None and message.outcome == "forfeit"
     assert [p.place for p in message.players] == expected_places
-    assert [p.forfeit_order for p in message.players] == [2, None, 1, None]
-    assert [p.forfeited for p in message.players] == [True, False, True, False]
+    orders: list[int | None] = [None] * 4
+    orders[top], orders[second] = 1, 2
+    assert [p.forfeit_order for p in message.players] == orders
+    assert [p.forfeited for p in message.players] == [o is not None for o in orders]
     assert [p.total for p in message.players] == totals
-    assert message.players[0].left_at == "2027-01-15T08:00:01Z"
-    assert message.players[2].left_at == "2027-01-15T08:00:00Z"
+    assert message.players[top].left_at == "2027-01-15T08:00:00Z"
+    assert message.players[second].left_at == "2027-01-15T08:00:01Z"
 
 
 # ---------------------------------------------------------------------- the end
