@@ -1,7 +1,8 @@
 """Fixtures shared by every test folder.
 
 Storage tests talk to real servers: each test run gets its own private redis-server process
-(or the one named by ``TEST_REDIS_URL``) and its own fresh PostgreSQL database (created on the
+(or the one named by ``TEST_REDIS_URL``), a private three-primary Redis Cluster when a test
+asks for one, and its own fresh PostgreSQL database (created on the
 server named by ``DATABASE_ADMIN_URL``, else the machine's, else a private pgserver cluster).
 Unit tests of pure code use none of these fixtures and need no services.
 """
@@ -28,6 +29,23 @@ def redis_url() -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_url() -> Iterator[str]:
+    """URL of one node of a real three-primary Redis Cluster that belongs to this test run
+    (``TEST_REDIS_CLUSTER_URL`` names one to use instead)."""
+    given = os.environ.get("TEST_REDIS_CLUSTER_URL")
+    if given:
+        yield given
+        return
+    from king_devservers.cluster import start_cluster
+
+    cluster = start_cluster()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
 
 
 @pytest.fixture(scope="session")

@@ -89,7 +89,10 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float) 
 
 
 def start_redis(
-    data_dir: str | None = None, port: int | None = None, persistent: bool = False
+    data_dir: str | None = None,
+    port: int | None = None,
+    persistent: bool = False,
+    extra_args: tuple[str, ...] = (),
 ) -> LocalRedis:
     """Start a private redis-server on 127.0.0.1 and wait until it accepts connections.
 
@@ -108,6 +111,7 @@ def start_redis(
         "--save", "",
         "--appendonly", "yes" if persistent else "no",
         "--logfile", str(Path(directory) / "redis.log"),
+        *extra_args,
     ]  # fmt: skip
     # Also on a Unix socket (when the path fits the kernel's limit): for a client on this
     # machine it is cheaper per command than TCP over loopback.

@@ -15,7 +15,7 @@ from .errors import MatchError, RateLimited, StaleVersion
 from .jobs import BOT_JOB_FUNCTION, BOTS_QUEUE, Enqueuer, JobSpec
 from .record import MatchRecord, Seat
 from .settings import ClockSettings, MatchSettings
-from .store import MatchStore, MoveRate, MoveResult, Player
+from .store import MatchStore, MoveRate, MoveResult, Player, connect
 from .sweeper import Sweeper
 
 __all__ = [
@@ -35,4 +35,5 @@ __all__ = [
     "Seat",
     "StaleVersion",
     "Sweeper",
+    "connect",
 ]

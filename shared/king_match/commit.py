@@ -67,6 +67,7 @@ class CommitArgs:
     trim: str
     channel: str
     message: str
+    publish: str
     seen_key: str
     seen_field: str
     seen_failure: str
@@ -91,6 +92,7 @@ class CommitArgs:
             self.trim,
             self.channel,
             self.message,
+            self.publish,
             self.seen_key,
             self.seen_field,
             self.seen_failure,
@@ -180,13 +182,13 @@ def build(
         match=keys.match(match_id),
         moves=keys.moves(match_id),
         log=keys.log(match_id),
-        deadlines=keys.deadlines,
-        lobby=keys.lobby,
+        deadlines=keys.deadlines(match_id),
+        lobby=keys.lobby(match_id),
         finished=keys.finished(match_id),
-        pending=keys.pending,
+        pending=keys.pending(match_id),
         rate=""
         if counted is None
-        else keys.rate(counted.who, counted.limit.window_ms, change.now_ms),
+        else keys.rate(match_id, counted.who, counted.limit.window_ms, change.now_ms),
     )
     args = CommitArgs(
         expected_version=record.version,
@@ -204,6 +206,7 @@ def build(
         trim=trim,
         channel=keys.channel(match_id),
         message=message,
+        publish="SPUBLISH" if keys.buckets else "PUBLISH",
         seen_key=seen.key if seen else "",
         seen_field=seen.field if seen else "",
         seen_failure=seen.failure_field if seen else "",

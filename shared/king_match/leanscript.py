@@ -40,6 +40,8 @@ from typing import Any
 from redis import Redis
 from redis.exceptions import ConnectionError, NoScriptError
 
+from .keys import is_cluster
+
 #: Connections a script keeps between calls (about the calls in flight at once per process).
 RESERVE = 8
 
@@ -66,16 +68,19 @@ class LeanScript:
         self.reserve: list[Any] = []
         self.reserve_size = reserve
         self.pid = os.getpid()
+        self.cluster = is_cluster(redis)
 
     def __call__(self, keys: Sequence[str], args: Sequence[str | bytes | int]) -> Any:
         redis = self.redis
-        if redis.connection is not None:  # a single-connection client: its own path
+        if self.cluster or redis.connection is not None:
+            # A cluster client routes by key slot, a single-connection client has its own path.
             return self.script(keys=keys, args=args)
         command = pack(("EVALSHA", self.script.sha, len(keys), *keys, *args))
         reserve = self.reserve
         if self.pid != os.getpid():  # forked: those sockets are the parent's
             reserve.clear()
             self.pid = os.getpid()
+        self.cluster = is_cluster(redis)
         if reserve:
             try:
                 return self._run(reserve.pop(), command, keys, args)

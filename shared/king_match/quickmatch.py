@@ -171,7 +171,6 @@ class QuickMatch:
         self.redis = store.redis
         self.settings = settings or QuickSettings()
         self.clock = clock or store.clock
-        self.prefix = store.prefix
         self.keys = store.keys
         self._pair = self.redis.register_script(lua_source("qm_pair"))
         self._join = self.redis.register_script(lua_source("qm_join"))
@@ -209,14 +208,15 @@ class QuickMatch:
         """Leave the pool (or a found, unconfirmed table): the state before, or None."""
         reply: Any = self._leave(
             keys=[self.keys.qm_player(player_id), self.keys.qm_due],
-            args=[self.prefix, player_id, self.now_ms(), _ENDED_TTL_S],
+            args=[self.keys.qm_prefix, player_id, self.now_ms(), _ENDED_TTL_S],
         )
         return None if reply is None else _text(reply)
 
     def status(self, player_id: str) -> dict[str, str]:
         """The player's state (and, while they wait, mark them seen)."""
         reply: Any = self._touch(
-            keys=[self.keys.qm_player(player_id)], args=[self.prefix, player_id, self.now_ms()]
+            keys=[self.keys.qm_player(player_id)],
+            args=[self.keys.qm_prefix, player_id, self.now_ms()],
         )
         items = [_text(item) for item in reply]
         return dict(zip(items[::2], items[1::2], strict=True))
@@ -281,7 +281,7 @@ class QuickMatch:
                 cfg.max_anchors,
                 now + cfg.confirm_ms,
                 pool,
-                self.prefix,
+                self.keys.qm_prefix,
                 _ENDED_TTL_S,
                 "1" if force else "0",
                 cfg.min_pass_ms,
@@ -341,7 +341,7 @@ class QuickMatch:
     def _settle_table(self, table_id: str, outcome: str, seated: list[str]) -> None:
         self._settle(
             keys=[self.keys.qm_table(table_id), self.keys.qm_due],
-            args=[self.prefix, table_id, self.now_ms(), _ENDED_TTL_S, outcome, *seated],
+            args=[self.keys.qm_prefix, table_id, self.now_ms(), _ENDED_TTL_S, outcome, *seated],
         )
 
     def pool_sizes(self) -> dict[str, int]:

@@ -64,7 +64,7 @@ class MatchReader:
         if rate is None:
             values = self.redis.hmget(self.keys.match(match_id), fields)
         else:
-            counter = self.keys.rate(rate.who, rate.limit.window_ms, now_ms)
+            counter = self.keys.rate(match_id, rate.who, rate.limit.window_ms, now_ms)
             reply: Any = self._counted_load(
                 [self.keys.match(match_id), counter],
                 [rate.limit.window_ms, rate.limit.amount, *fields],
@@ -122,6 +122,16 @@ class MatchReader:
                 if len(out) == count:
                     break
         return out
+
+
+def due_members(redis: Redis, indexes: list[str], now_ms: int, limit: int) -> list[str]:
+    """Up to ``limit`` members whose score (a time) has come, from sorted sets ``indexes``
+    (every bucket's: one pipelined read, however many buckets)."""
+    pipe = redis.pipeline(transaction=False)
+    for index in indexes:
+        pipe.zrangebyscore(index, "-inf", now_ms, 0, limit)
+    due = [as_text(raw) for found in pipe.execute() for raw in found]
+    return due[:limit]
 
 
 def as_bytes(value: Any) -> bytes:

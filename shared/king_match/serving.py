@@ -43,9 +43,9 @@ KEEP_MS: Final = 24 * 3600 * 1000
 class Heartbeat:
     """What a game-service worker writes while it can serve (see the module docstring)."""
 
-    def __init__(self, redis: Redis, prefix: str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, redis: Redis, keys: Keys, clock: Callable[[], float] = time.time) -> None:
         self.redis = redis
-        self.keys = Keys(prefix)
+        self.keys = keys
         self.clock = clock
 
     def beat(self) -> None:
@@ -68,9 +68,9 @@ class Serving:
 class ServingWatch:
     """The sweeper's view of the heartbeats: opens and closes outages (see the module)."""
 
-    def __init__(self, redis: Redis, prefix: str) -> None:
+    def __init__(self, redis: Redis, keys: Keys) -> None:
         self.redis = redis
-        self.keys = Keys(prefix)
+        self.keys = keys
 
     def check(self, now_ms: int) -> Serving:
         fresh, last, started = self.redis.mget(
@@ -104,14 +104,14 @@ class ServingWatch:
         log.warning("the game service serves again after %.1f s", (end - start) / 1000)
 
 
-def lost_ms(redis: Redis, prefix: str, since_ms: int, now_ms: int) -> int:
+def lost_ms(redis: Redis, keys: Keys, since_ms: int, now_ms: int) -> int:
     """How much of the time from ``since_ms`` to ``now_ms`` the service was not serving: the
     outages that overlap it, and one going on (counted up to now)."""
     if now_ms <= since_ms:
         return 0
     pipe = redis.pipeline(transaction=False)
-    pipe.zrangebyscore(Keys(prefix).outages, since_ms, "+inf")
-    pipe.get(Keys(prefix).open_outage)
+    pipe.zrangebyscore(keys.outages, since_ms, "+inf")
+    pipe.get(keys.open_outage)
     ended, started = pipe.execute()
     spans: list[tuple[int, int]] = []
     for raw in ended:

@@ -35,6 +35,10 @@ class MatchSettings:
     retention_s: int = 8 * 24 * 3600
     #: How long an idempotency key remembers its first answer.
     idempotency_ttl_s: int = 24 * 3600
+    #: Match state on a Redis Cluster (``REDIS_CLUSTER=on``): ``REDIS_URL`` names one node.
+    cluster: bool = False
+    #: Buckets of matches on a cluster (``keys.py``); fixed for the life of a deployment.
+    buckets: int = 256
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> MatchSettings:
@@ -52,4 +56,6 @@ class MatchSettings:
             clocks=clocks,
             retention_s=int(source.get("KING_RETENTION_S", str(8 * 24 * 3600))),
             idempotency_ttl_s=int(source.get("KING_IDEMPOTENCY_TTL_S", str(24 * 3600))),
+            cluster=source.get("REDIS_CLUSTER", "off").lower() in ("on", "1", "true", "yes"),
+            buckets=int(source.get("KING_BUCKETS", "256")),
         )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from redis import Redis
 
@@ -27,10 +27,10 @@ from . import fairness, lifecycle, seating
 from .errors import MatchError
 from .idempotency import Idem, MoveResult
 from .jobs import Enqueuer, NoQueue
-from .keys import Keys
+from .keys import Keys, is_cluster
 from .lifecycle import Change, Player, fallback_move
 from .notify import EventNotifier
-from .reads import Counted, MatchReader, MoveRate, as_text
+from .reads import Counted, MatchReader, MoveRate, as_text, due_members
 from .record import MatchRecord
 from .seating import canonical_id, check_client_seed
 from .settings import MatchSettings
@@ -43,8 +43,19 @@ __all__ = [
     "Player",
     "SeatView",
     "check_client_seed",
+    "connect",
     "fallback_move",
 ]
+
+
+def connect(settings: MatchSettings, **options: Any) -> Redis:
+    """The client of the match state: a plain Redis, or with ``settings.cluster`` a Redis
+    Cluster client (the same command API; typed as ``Redis`` for the code that uses it)."""
+    if settings.cluster:
+        from redis.cluster import RedisCluster
+
+        return cast(Redis, RedisCluster.from_url(settings.redis_url, **options))
+    return Redis.from_url(settings.redis_url, **options)
 
 
 class MatchStore:
@@ -63,7 +74,7 @@ class MatchStore:
         self.settings = settings or MatchSettings()
         self.clock = clock
         self.prefix = self.settings.key_prefix
-        self.keys = Keys(self.prefix)
+        self.keys = Keys(self.prefix, self.settings.buckets if is_cluster(redis) else 0)
         self.reader = MatchReader(redis, self.keys)
         self.writer = Writer(
             redis, self.keys, self.settings, self.reader, enqueuer or NoQueue(), self.clock
@@ -169,14 +180,16 @@ class MatchStore:
 
     def lobby(self, limit: int = 50) -> list[MatchRecord]:
         """Open live tables someone sits at, oldest first."""
-        ids: Any = self.redis.zrange(self.keys.lobby, 0, max(0, limit * 2 - 1))
+        pipe = self.redis.pipeline(transaction=False)
+        for index in self.keys.all_lobbies:
+            pipe.zrange(index, 0, max(0, limit * 2 - 1), withscores=True)
+        listed = sorted((score, as_text(raw)) for found in pipe.execute() for raw, score in found)
         records = []
-        for raw in ids:
-            match_id = as_text(raw)
+        for _, match_id in listed[: limit * 2]:
             try:
                 record, _, _ = self.reader.load(match_id)
             except MatchError:
-                self.redis.zrem(self.keys.lobby, match_id)
+                self.redis.zrem(self.keys.lobby(match_id), match_id)
                 continue
             # A table nobody sits at yet (its creator has not joined) is not offered.
             if record.status == "waiting" and record.free_seats() and record.human_ids():
@@ -374,18 +387,25 @@ class MatchStore:
             return self.writer.write(canonical_id(match_id), mutate)
         except MatchError as exc:
             if exc.code == "match_not_found":
-                self.redis.zrem(self.keys.deadlines, match_id)
+                self.redis.zrem(self.keys.deadlines(match_id), match_id)
                 return False
             raise
 
     def waiting_matches(self, batch: int = 500) -> Iterator[str]:
         """Every match waiting on a deadline (all active matches)."""
-        for raw in self.redis.zscan_iter(self.keys.deadlines, count=batch):
-            yield as_text(raw[0])
+        for index in self.keys.all_deadlines:
+            for raw in self.redis.zscan_iter(index, count=batch):
+                yield as_text(raw[0])
+
+    def active_count(self) -> int:
+        """How many matches wait on a deadline (every active match)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for index in self.keys.all_deadlines:
+            pipe.zcard(index)
+        return sum(int(count) for count in pipe.execute())
 
     def due_matches(self, limit: int = 200) -> list[str]:
-        due: Any = self.redis.zrangebyscore(self.keys.deadlines, "-inf", self.now_ms(), 0, limit)
-        return [as_text(raw) for raw in due]
+        return due_members(self.redis, self.keys.all_deadlines, self.now_ms(), limit)
 
     # ------------------------------------------------------------------ finished matches
 
@@ -400,7 +420,7 @@ class MatchStore:
         for match_id in self.writer.pending_finished(limit):
             message = self.finished_message(match_id)
             if message is None:
-                self.redis.zrem(self.keys.pending, match_id)
+                self.redis.zrem(self.keys.pending(match_id), match_id)
                 continue
             sent += self.deliver_finished(message)
         return sent

@@ -58,7 +58,7 @@ class Sweeper:
         self._renew = store.redis.register_script(_RENEW)
         self._release = store.redis.register_script(_RELEASE)
         self.leader = False
-        self.watch = ServingWatch(store.redis, store.prefix)
+        self.watch = ServingWatch(store.redis, store.keys)
 
     def acquire(self) -> bool:
         """Hold (or renew) the lease; True while this sweeper is the one that sweeps."""

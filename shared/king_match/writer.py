@@ -33,7 +33,7 @@ from .keys import Keys
 from .latest import LastCommit, LatestCommits
 from .leanscript import lua_source
 from .lifecycle import Change, expire
-from .reads import Counted, MatchReader, as_text
+from .reads import Counted, MatchReader, due_members
 from .record import MatchRecord
 from .settings import MatchSettings
 
@@ -71,13 +71,13 @@ class Writer:
 
     def change(self, record: MatchRecord, state: MatchState | None) -> Change:
         """A change of the match as loaded, at the current time."""
-        redis, prefix = self.redis, self.keys.prefix
+        redis, keys = self.redis, self.keys
         return Change(
             record,
             state,
             self.now_ms(),
             clocks=self.settings.clocks,
-            lost_ms=lambda since, now: serving.lost_ms(redis, prefix, since, now),
+            lost_ms=lambda since, now: serving.lost_ms(redis, keys, since, now),
         )
 
     # ------------------------------------------------------------------ the write
@@ -247,12 +247,11 @@ class Writer:
             self.enqueuer.enqueue(finished_match_job(message))
         except Exception:
             retry_at = self.now_ms() + commit.PENDING_RETRY_MS
-            self.redis.zadd(self.keys.pending, {message.match_id: retry_at})
+            self.redis.zadd(self.keys.pending(message.match_id), {message.match_id: retry_at})
             return False
-        self.redis.zrem(self.keys.pending, message.match_id)
+        self.redis.zrem(self.keys.pending(message.match_id), message.match_id)
         return True
 
     def pending_finished(self, limit: int) -> list[str]:
         """The matches whose finished message is due for another delivery."""
-        due: Any = self.redis.zrangebyscore(self.keys.pending, "-inf", self.now_ms(), 0, limit)
-        return [as_text(raw) for raw in due]
+        return due_members(self.redis, self.keys.all_pending, self.now_ms(), limit)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from redis import Redis
 
-from king_match import JobSpec, MatchSettings, MatchStore
+from king_match import JobSpec, MatchSettings, MatchStore, connect
 from king_match.notify import EventNotifier
 from king_match.settings import ClockSettings
 
@@ -42,15 +42,28 @@ def redis(redis_url: str) -> Iterator[Redis]:
     client.close()
 
 
+@pytest.fixture(params=["single", "cluster"])
+def store_redis(request: pytest.FixtureRequest, redis: Redis) -> Iterator[Redis]:
+    """The match state's Redis: the single server, then a three-primary cluster."""
+    if request.param == "single":
+        yield redis
+        return
+    client = connect(
+        MatchSettings(redis_url=request.getfixturevalue("redis_cluster_url"), cluster=True)
+    )
+    yield client
+    client.close()
+
+
 @pytest.fixture
-def make_store(redis: Redis) -> Any:
+def make_store(store_redis: Redis) -> Any:
     def make(**clock_overrides: Any) -> tuple[MatchStore, RecordingQueue, FakeClock]:
         queue = RecordingQueue()
         clock = FakeClock()
         settings = MatchSettings(
             key_prefix=f"t{uuid.uuid4().hex[:8]}:", clocks=ClockSettings(**clock_overrides)
         )
-        return MatchStore(redis, settings, queue, clock=clock), queue, clock
+        return MatchStore(store_redis, settings, queue, clock=clock), queue, clock
 
     return make
 

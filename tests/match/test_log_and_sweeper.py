@@ -101,7 +101,7 @@ def not_serving(store):
 def test_an_outage_costs_the_player_to_move_no_time(make_store):
     # 3 s a move and 2 s of reserve; the service is down for 60 s in the middle of a turn.
     store, _, clock = make_store(live_move_ms=3000, live_reserve_ms=2000)
-    heartbeat = serving.Heartbeat(store.redis, store.prefix, clock)
+    heartbeat = serving.Heartbeat(store.redis, store.keys, clock)
     sweeper = Sweeper(store)
     assert sweeper.acquire()
     heartbeat.beat()
@@ -135,7 +135,7 @@ def test_a_move_right_after_an_outage_is_not_charged_for_it(make_store):
     # The move arrives before the sweeper has seen the service back: the outage is still
     # open, and the move path gives the time back by the same rule.
     store, _, clock = make_store(live_move_ms=3000, live_reserve_ms=2000)
-    heartbeat = serving.Heartbeat(store.redis, store.prefix, clock)
+    heartbeat = serving.Heartbeat(store.redis, store.keys, clock)
     sweeper = Sweeper(store)
     assert sweeper.acquire()
     heartbeat.beat()
@@ -153,7 +153,7 @@ def test_a_move_right_after_an_outage_is_not_charged_for_it(make_store):
 
 def test_a_timeout_that_falls_due_while_serving_is_applied(make_store):
     store, _, clock = make_store(live_move_ms=1000, live_reserve_ms=0)
-    heartbeat = serving.Heartbeat(store.redis, store.prefix, clock)
+    heartbeat = serving.Heartbeat(store.redis, store.keys, clock)
     sweeper = Sweeper(store)
     assert sweeper.acquire()
     match_id = start_live(store)

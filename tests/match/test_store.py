@@ -244,11 +244,11 @@ def test_finished_message_waits_when_the_queue_is_down(make_store):
     queue.fail = True
     clock.now += 2
     store.check_clock(record.match_id)
-    assert store.redis.zscore(store.keys.pending, record.match_id) is not None
+    assert store.redis.zscore(store.keys.pending(record.match_id), record.match_id) is not None
     queue.fail = False
     clock.now += 10
     assert store.retry_pending_finished() == 1
-    assert store.redis.zscore(store.keys.pending, record.match_id) is None
+    assert store.redis.zscore(store.keys.pending(record.match_id), record.match_id) is None
     assert store.redis.ttl(store.keys.finished(record.match_id)) >= 7 * 24 * 3600
 
 

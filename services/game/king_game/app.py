@@ -169,7 +169,7 @@ def create_app(
     king_metrics.watch_queues(settings.redis_url, ["bots", "ratings"])
     # Every active match waits on exactly one deadline: the deadline index counts them for
     # every copy of the service alike.
-    king_metrics.track_active_matches(lambda: {"all": int(redis.zcard(store.keys.deadlines))})
+    king_metrics.track_active_matches(lambda: {"all": store.active_count()})
     king_metrics.track_quickmatch_pools(quick.pool_sizes)
     if settings.embedded_sweeper:
         sweeper = Sweeper(store)

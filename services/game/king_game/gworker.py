@@ -299,17 +299,17 @@ class GameWorker(GeventPyWSGIWorker):  # type: ignore[misc]
     def run(self) -> None:
         context = getattr(self.wsgi, "extensions", {}).get("king_game")
         if context is not None:
-            gevent.spawn(beat_while_serving, context.store.redis, context.store.prefix)
+            gevent.spawn(beat_while_serving, context.store.redis, context.store.keys)
         super().run()
 
 
-def beat_while_serving(redis: Any, prefix: str) -> None:
+def beat_while_serving(redis: Any, keys: Any) -> None:
     """Write the service's heartbeat (``king_match.serving``) for as long as this worker's
     event loop runs: a worker that hangs, or cannot reach Redis, stops beating, and the clock
     sweeper then stops every player's clock until a worker serves again."""
     from king_match.serving import HEARTBEAT_EVERY_S, Heartbeat
 
-    heartbeat = Heartbeat(redis, prefix)
+    heartbeat = Heartbeat(redis, keys)
     while True:
         # (Redis away: no heartbeat, which is the point.)
         with contextlib.suppress(Exception):

@@ -27,13 +27,14 @@
 --   13 trim              '1': a new hand began, keep only this commit's log entries
 --   14 channel           where the commit message is published
 --   15 message           the commit message (commitmsg.py), or '' (no events: nothing to say)
---   16 seen_key          the request's Idempotency-Key, checked here ('' no check) when the
+--   16 publish           PUBLISH, or SPUBLISH on a cluster (a shard channel of the match's slot)
+--   17 seen_key          the request's Idempotency-Key, checked here ('' no check) when the
 --                        change was computed without a load (see writer.py)
---   17 seen_field        ... against the answer in this field
---   18 seen_failure      ... and the refusal in this one
---   19 rate_window_ms    the move limit's window ('' no limit counted here)
---   20 rate_amount       the attempts it allows
---   21...                the log entries to append, "<seq> <event>"
+--   18 seen_field        ... against the answer in this field
+--   19 seen_failure      ... and the refusal in this one
+--   20 rate_window_ms    the move limit's window ('' no limit counted here)
+--   21 rate_amount       the attempts it allows
+--   22...                the log entries to append, "<seq> <event>"
 --
 -- Replies: {1, new version, last seq} stored; {0, stored version, 0} the match has moved on;
 -- {2, stored version, 0} the key was seen before; {3, ms left in the window, 0} rate limited.
@@ -45,10 +46,10 @@ local expected_version, meta, state, moves = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local deadline, match_id, lobby = ARGV[5], ARGV[6], ARGV[7]
 local answer_field, answer = ARGV[8], ARGV[9]
 local finished_message, retention_s, pending_at = ARGV[10], ARGV[11], ARGV[12]
-local trim, channel, message = ARGV[13], ARGV[14], ARGV[15]
-local seen_key, seen_field, seen_failure = ARGV[16], ARGV[17], ARGV[18]
-local rate_window_ms, rate_amount = ARGV[19], ARGV[20]
-local FIRST_ENTRY = 21
+local trim, channel, message, publish = ARGV[13], ARGV[14], ARGV[15], ARGV[16]
+local seen_key, seen_field, seen_failure = ARGV[17], ARGV[18], ARGV[19]
+local rate_window_ms, rate_amount = ARGV[20], ARGV[21]
+local FIRST_ENTRY = 22
 
 local cur = tonumber(redis.call('HGET', match_key, 'ver') or '0')
 if cur ~= tonumber(expected_version) then return {0, cur, 0} end
@@ -91,5 +92,5 @@ if retention_s ~= '' then
   redis.call('EXPIRE', log_key, retention_s)
 end
 if trim ~= '' then redis.call('LTRIM', log_key, -n, -1) end
-if message ~= '' then redis.call('PUBLISH', channel, message) end
+if message ~= '' then redis.call(publish, channel, message) end
 return {1, cur + 1, seq}
