@@ -40,8 +40,9 @@ from redis import Redis
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import commitmsg
-from .keys import Keys
+from .keys import DEFAULT_BUCKETS, Keys, is_cluster
 from .latest import LastCommit, LatestCommits
+from .shards import ShardedChannels
 from .sync import Waiter, primitives
 
 log = logging.getLogger(__name__)
@@ -65,11 +66,22 @@ class _Watch:
 
 
 class EventNotifier:
-    def __init__(self, redis: Redis, prefix: str, commits: LatestCommits | None = None) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        prefix: str,
+        commits: LatestCommits | None = None,
+        buckets: int = DEFAULT_BUCKETS,
+    ) -> None:
         self.redis = redis
+        self.keys = Keys(prefix, buckets if is_cluster(redis) else 0)
+        #: On a cluster: the shard channels of the followed matches (``shards.py``).
+        self.shards = (
+            ShardedChannels(redis, self._sharded, self._lost) if self.keys.buckets else None
+        )
         #: The latest commit of each followed match, for the write path (``latest.py``).
         self.commits = commits or LatestCommits()
-        self.pattern = Keys(prefix).channels
+        self.pattern = self.keys.channels
         self.prefix_len = len(prefix) + len("evn:")
         new_lock, self._new_waiter = primitives()
         self.lock = new_lock()
@@ -106,14 +118,23 @@ class EventNotifier:
 
     def stop(self) -> None:
         self._stop.set()
+        if self.shards is not None:
+            self.shards.stop()
 
     def _listen(self) -> None:
         while not self._stop.is_set():
             pubsub: Any = self.redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
             try:
-                pubsub.psubscribe(self.pattern)
+                expected = len(self._channels)
+                if self.shards is None:
+                    pubsub.psubscribe(self.pattern)  # (on a cluster: shard channels instead)
+                    expected += 1
                 if self._channels:
                     pubsub.subscribe(*self._channels)
+                elif not expected:
+                    self.subscribed.set()  # nothing to listen to here
+                    self._stop.wait()
+                    return
                 read_reply = reply_reader(pubsub)
                 while not self._stop.is_set():
                     try:
@@ -130,21 +151,15 @@ class EventNotifier:
                         self._received(channel[self.prefix_len :].decode(), data.decode())
                     elif kind == b"message":
                         self._broadcast(reply[1].decode(), reply[2].decode())
-                    elif kind in (b"psubscribe", b"subscribe") and reply[2] == 1 + len(
-                        self._channels
-                    ):  # (the reply counts the connection's subscriptions: all are made)
+                    elif kind in (b"psubscribe", b"subscribe") and reply[2] == expected:
+                        # (the reply counts the connection's subscriptions: all are made)
                         self.subscribed.set()
             except Exception as exc:
                 # Expected when Redis restarts: one line, not a traceback.
                 self.subscribed.clear()
                 log.warning("event notifier lost its connection (%s); reconnecting", exc)
                 time.sleep(0.5)
-                self.commits.forget()
-                with self.lock:  # wake everyone: they re-read the stream themselves
-                    for watch in self.watches.values():
-                        watch.latest += 1
-                        watch.events.clear()
-                        _wake(watch)
+                self._lost()
                 for callback in self._channels.values():
                     callback(None)
             finally:
@@ -152,6 +167,18 @@ class EventNotifier:
                     pubsub.close()
                 except Exception:
                     log.debug("closing the Pub/Sub connection failed", exc_info=True)
+
+    def _lost(self) -> None:
+        """Messages may have been missed: every follower re-reads the log."""
+        self.commits.forget()
+        with self.lock:
+            for watch in self.watches.values():
+                watch.latest += 1
+                watch.events.clear()
+                _wake(watch)
+
+    def _sharded(self, channel: str, text: str) -> None:
+        self._received(channel.rpartition("evn:")[2], text)
 
     def _received(self, match_id: str, text: str) -> None:
         with self.lock:
@@ -206,6 +233,8 @@ class EventNotifier:
             if watch is None:
                 watch = self.watches[match_id] = _Watch()
             watch.waiters += 1
+        if self.shards is not None:
+            self.shards.subscribe(self.keys.channel(match_id))
         try:
             yield
         finally:
@@ -214,6 +243,8 @@ class EventNotifier:
                 followed = watch.waiters > 0
                 if not followed:
                     self.watches.pop(match_id, None)
+            if self.shards is not None:
+                self.shards.unsubscribe(self.keys.channel(match_id))
             if not followed:
                 self.commits.forget(match_id)  # nothing keeps it up to date any more
 

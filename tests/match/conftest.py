@@ -69,12 +69,13 @@ def make_store(store_redis: Redis) -> Any:
 
 
 @pytest.fixture
-def notified_store(redis: Redis) -> Iterator[MatchStore]:
-    """A store (own key prefix) whose event notifier runs."""
+def notified_store(store_redis: Redis) -> Iterator[MatchStore]:
+    """A store (own key prefix) whose event notifier runs, on the single Redis and then on
+    the cluster."""
     prefix = f"n{uuid.uuid4().hex[:8]}:"
-    notifier = EventNotifier(redis, prefix)
+    notifier = EventNotifier(store_redis, prefix)
     notifier.start()
     # (a commit published before the subscription would never reach the notifier)
     assert notifier.subscribed.wait(5), "the notifier did not subscribe"
-    yield MatchStore(redis, MatchSettings(key_prefix=prefix), notifier=notifier)
+    yield MatchStore(store_redis, MatchSettings(key_prefix=prefix), notifier=notifier)
     notifier.stop()

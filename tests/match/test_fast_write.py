@@ -11,6 +11,7 @@ import pytest
 
 from king_engine import IllegalMove, parse_move
 from king_match import MatchError, MatchStore, MoveRate, Player, StaleVersion
+from king_match.keys import is_cluster
 from king_match.store import fallback_move
 
 pytestmark = pytest.mark.integration
@@ -54,8 +55,12 @@ def caught_up(store: MatchStore, match_id: str) -> int:
 
 
 def hmget_calls(redis) -> int:
-    """How many HMGETs the server has run (the ordinary path's load is one)."""
-    return int(redis.info("commandstats").get("cmdstat_hmget", {}).get("calls", 0))
+    """How many HMGETs the servers have run (the ordinary path's load is one)."""
+    if is_cluster(redis):
+        stats = redis.info("commandstats", target_nodes=redis.ALL_NODES).values()
+    else:
+        stats = [redis.info("commandstats")]
+    return sum(int(s.get("cmdstat_hmget", {}).get("calls", 0)) for s in stats)
 
 
 def mover(store: MatchStore, match_id: str):
@@ -65,8 +70,9 @@ def mover(store: MatchStore, match_id: str):
     return by_id[record.seats[seat].player_id], seat, state, record.version
 
 
-def test_a_followed_match_moves_without_a_load(followed, redis):
+def test_a_followed_match_moves_without_a_load(followed):
     store, start = followed
+    redis = store.redis
     match_id = start()
     player, seat, state, version = mover(store, match_id)
     move = fallback_move(state, seat, "f")
@@ -111,13 +117,18 @@ def test_a_refused_move_gets_its_usual_error_and_replays_it(followed):
     assert store.load(match_id)[0].version == version
 
 
-def test_the_rate_counts_each_request_once_and_refuses_past_it(followed, redis):
+def test_the_rate_counts_each_request_once_and_refuses_past_it(followed):
     store, start = followed
+    redis = store.redis
     match_id = start()
     player, seat, state, version = mover(store, match_id)
     rate = MoveRate(amount=1, window_ms=3_600_000)
     store.play(match_id, player, fallback_move(state, seat, "f"), rate=rate)
-    counters = redis.keys(f"{store.prefix}rl:{player.player_id}:*")
+    pattern = f"{store.prefix}*rl:{player.player_id}:*"
+    if is_cluster(redis):
+        counters = redis.keys(pattern, target_nodes=redis.PRIMARIES)
+    else:
+        counters = redis.keys(pattern)
     assert len(counters) == 1 and int(redis.get(counters[0])) == 1
     # The declarer chose the contract and now leads: a second move, over the limit.
     caught_up(store, match_id)
@@ -130,8 +141,9 @@ def test_the_rate_counts_each_request_once_and_refuses_past_it(followed, redis):
     assert int(redis.get(counters[0])) == 2  # the refused attempt counted, once
 
 
-def test_a_stale_copy_is_never_applied(followed, redis):
+def test_a_stale_copy_is_never_applied(followed):
     store, start = followed
+    redis = store.redis
     match_id = start()
     store.notifier.stop()  # the copy stops following the match...
     time.sleep(1.2)
