@@ -78,6 +78,11 @@ def start_cluster(
         want = len(cluster.replicas)
         _wait(lambda: all(_replicas(c) == want for c in clients), timeout, "replicas attach")
         _wait(lambda: all(_state_ok(c) for c in clients), timeout, "the cluster is ok")
+        _wait(
+            lambda: all(_online_replicas(c) == replicas for c in clients[:primaries]),
+            timeout,
+            "replicas are in sync",
+        )
         for client in clients:
             client.close()
     except Exception:
@@ -97,6 +102,15 @@ def _known(client: Redis) -> int:
 def _replicas(client: Redis) -> int:
     nodes = _command(client, "CLUSTER NODES")
     return sum("slave" in _text(node.get("flags")) for node in nodes.values())
+
+
+def _online_replicas(client: Redis) -> int:
+    info = client.info("replication")
+    return sum(
+        1
+        for name, value in info.items()
+        if name.startswith("slave") and isinstance(value, dict) and value.get("state") == "online"
+    )
 
 
 def _state_ok(client: Redis) -> bool:

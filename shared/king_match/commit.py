@@ -10,12 +10,15 @@ order (a test checks the two agree).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from redis import Redis
+from redis.exceptions import ConnectionError, NoScriptError, ResponseError, TimeoutError
 
 from . import commitmsg, eventcodec, fairness
+from .errors import MatchError
 from .idempotency import Idem, MoveResult
 from .keys import Keys
 from .leanscript import LeanScript, lua_source
@@ -27,6 +30,8 @@ from .settings import MatchSettings
 STALE, STORED, SEEN, LIMITED = 0, 1, 2, 3
 #: When an undelivered finished message is first retried.
 PENDING_RETRY_MS = 5_000
+#: Tries of a replicated commit while its primary fails over (about 15 s in all).
+_WAIT_ATTEMPTS = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +114,60 @@ class CommitReply(NamedTuple):
 
 
 class CommitScript:
-    def __init__(self, redis: Redis) -> None:
+    """Runs the commit. With ``wait_replicas`` (a cluster whose primaries have replicas), a
+    commit is answered only once that many replicas have it (``WAIT``, on the connection that
+    wrote it), so a failover loses no acknowledged move; else ``NotReplicated``."""
+
+    def __init__(self, redis: Redis, wait_replicas: int = 0, wait_ms: int = 500) -> None:
+        self.redis = redis
         self._script = LeanScript(redis, lua_source("commit"))
+        self.wait_replicas = wait_replicas
+        self.wait_ms = wait_ms
 
     def __call__(self, keys: CommitKeys, args: CommitArgs) -> CommitReply:
+        if self.wait_replicas:
+            return self._replicated(keys.names(), args.argv())
         reply: Any = self._script(keys.names(), args.argv())
         return CommitReply(int(reply[0]), int(reply[1]), int(reply[2]))
+
+    def _replicated(self, names: list[str], argv: list[Any]) -> CommitReply:
+        script = self._script.script
+        for attempt in range(_WAIT_ATTEMPTS):
+            # The match's primary, as the client knows it now (refreshed after a failover).
+            cluster: Any = self.redis
+            node = cluster.get_node_from_key(names[0])
+            client = cluster.get_redis_connection(node)
+            pipe = client.pipeline(transaction=False)
+            pipe.evalsha(script.sha, len(names), *names, *argv)
+            pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
+            try:
+                reply, acked = pipe.execute()
+            except NoScriptError:
+                client.script_load(script.script)
+                continue
+            except (ConnectionError, TimeoutError, ResponseError) as exc:
+                if isinstance(exc, ResponseError) and not str(exc).startswith("MOVED"):
+                    raise
+                # A failover under way: wait for the slot's new primary, then again (safe:
+                # the commit applies only at the version it expects).
+                time.sleep(min(1.0, 0.1 * (attempt + 1)))
+                cluster.nodes_manager.initialize()
+                continue
+            result = CommitReply(int(reply[0]), int(reply[1]), int(reply[2]))
+            if result.code == STORED and int(acked) < self.wait_replicas:
+                raise NotReplicated(int(acked), self.wait_replicas)
+            return result
+        raise MatchError("busy", "the match's Redis primary is not reachable; retry")
+
+
+class NotReplicated(MatchError):
+    """A commit its primary holds but not yet enough replicas: not acknowledged (a retry with
+    the request's Idempotency-Key gets its answer once it is replicated or replays it)."""
+
+    def __init__(self, acked: int, wanted: int) -> None:
+        super().__init__(
+            "busy", f"the move reached {acked} of {wanted} replicas in time; retry", acked=acked
+        )
 
 
 @dataclass(frozen=True, slots=True)

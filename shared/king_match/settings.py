@@ -39,6 +39,10 @@ class MatchSettings:
     cluster: bool = False
     #: Buckets of matches on a cluster (``keys.py``); fixed for the life of a deployment.
     buckets: int = 256
+    #: On a cluster with replicas: a commit is answered once this many replicas hold it
+    #: (``commit.CommitScript``), waiting at most ``wait_ms``; 0: answered at once.
+    wait_replicas: int = 0
+    wait_ms: int = 500
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> MatchSettings:
@@ -58,4 +62,6 @@ class MatchSettings:
             idempotency_ttl_s=int(source.get("KING_IDEMPOTENCY_TTL_S", str(24 * 3600))),
             cluster=source.get("REDIS_CLUSTER", "off").lower() in ("on", "1", "true", "yes"),
             buckets=int(source.get("KING_BUCKETS", "256")),
+            wait_replicas=int(source.get("KING_WAIT_REPLICAS", "0")),
+            wait_ms=int(source.get("KING_WAIT_MS", "500")),
         )

@@ -63,7 +63,7 @@ class Writer:
         self.commits: LatestCommits | None = None
         #: Called with (mode, outcome) once per match, after the commit that ends it.
         self.on_finished: Callable[[str, str], None] | None = None
-        self._commit = commit.CommitScript(redis)
+        self._commit = commit.CommitScript(redis, settings.wait_replicas, settings.wait_ms)
         self._remember = redis.register_script(lua_source("remember"))
 
     def now_ms(self) -> int:

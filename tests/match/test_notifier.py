@@ -11,6 +11,7 @@ import uuid
 import pytest
 
 from king_match import MatchStore, Player
+from king_match.keys import is_cluster
 from king_match.notify import EventNotifier
 from king_match.store import fallback_move
 
@@ -21,9 +22,12 @@ PLAYERS = [Player(f"n-{n}", n) for n in ("ayla", "baran", "cansu", "doruk")]
 
 
 def log_reads(redis) -> int:
-    """How many times the server has read a match's event log (a list: LRANGE)."""
-    stats = redis.info("commandstats")
-    return int(stats.get("cmdstat_lrange", {}).get("calls", 0))
+    """How many times the servers have read a match's event log (a list: LRANGE)."""
+    if is_cluster(redis):
+        stats = redis.info("commandstats", target_nodes=redis.ALL_NODES).values()
+    else:
+        stats = [redis.info("commandstats")]
+    return sum(int(s.get("cmdstat_lrange", {}).get("calls", 0)) for s in stats)
 
 
 def started_match(store: MatchStore) -> str:
@@ -41,7 +45,8 @@ def play_one(store: MatchStore, match_id: str) -> None:
     store.play(match_id, by_id[record.seats[seat].player_id], fallback_move(state, seat, "n"))
 
 
-def test_a_follower_keeps_up_from_the_messages_alone(notified_store, redis):
+def test_a_follower_keeps_up_from_the_messages_alone(notified_store):
+    redis = notified_store.redis
     store = notified_store
     match_id = started_match(store)
     after = store.load(match_id)[0].seq
