@@ -31,6 +31,7 @@ export function toast(message, kind = "error") {
   box.textContent = message;
   box.className = `toast ${kind}`;
   box.hidden = false;
+  box.onclick = () => (box.hidden = true);
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => (box.hidden = true), 6000);
 }
