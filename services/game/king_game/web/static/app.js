@@ -46,7 +46,6 @@ function logout() {
   teardown = () => {};
   saveSession(null);
   setLastMatch(null);
-  document.getElementById("toast").hidden = true;
   if ((location.hash || "#/") === "#/") route();
   else location.hash = "#/";
 }
@@ -54,6 +53,7 @@ function logout() {
 export function route() {
   teardown();
   teardown = () => {};
+  document.getElementById("toast").hidden = true; // a message belongs to the page it came from
   document.documentElement.lang = lang();
   renderNav();
   const [, page, arg] = (location.hash || "#/").split("/");

@@ -467,8 +467,8 @@ const REASON_MESSAGES = {
 
 const pick = (pair) => (pair ? pair[language === "tr" ? 1 : 0] : null);
 
-/** The codes of the error catalogue (the tests check it covers the service's table). */
-export const ERROR_CODES = Object.keys(ERROR_MESSAGES);
+/** The error catalogue as [en, tr] pairs (the tests check it covers the service's table). */
+export const ERROR_CATALOGUE = { codes: ERROR_MESSAGES, rules: RULE_MESSAGES, reasons: REASON_MESSAGES };
 
 // marshmallow's and the game service's field messages we know, as [pattern, en, tr builder].
 const FIELD_MESSAGES = [
