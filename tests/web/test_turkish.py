@@ -224,7 +224,7 @@ def test_log_out_from_a_table_lands_on_the_sign_in_page(
     sign_in_as_guest(page, server.url)
     create_computer_table(page)
     wait_for_my_move(page)
-    page.click("#logout")
+    page.click('#nav button:has-text("Log out")')
     page.wait_for_selector("#guest-form")
     assert page.evaluate("location.hash") == "#/"
     page.wait_for_timeout(1500)  # a table poll would have answered by now
@@ -235,7 +235,9 @@ def test_log_out_from_a_table_lands_on_the_sign_in_page(
     assert page.js_errors == []
 
 
-def test_the_verify_check_list_speaks_turkish(tr_phone: Any, stub: tuple[LiveServer, StubGame]) -> None:
+def test_the_verify_check_list_speaks_turkish(
+    tr_phone: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
     server, _ = stub
     transcript, stored = play_random_match(12)
     plays = transcript["hands"][3]["plays"]
@@ -272,7 +274,9 @@ def test_the_favicon_is_served(page: Any, stub: tuple[LiveServer, StubGame]) -> 
     assert failed == []
 
 
-def test_the_sign_in_fields_line_up(browser: Any, stub: tuple[LiveServer, StubGame], artifacts: Path) -> None:
+def test_the_sign_in_fields_line_up(
+    browser: Any, stub: tuple[LiveServer, StubGame], artifacts: Path
+) -> None:
     """The guest name field is as tall as the log-in fields, on a desktop and on a phone."""
     server, _ = stub
     for viewport in ({"width": 1280, "height": 800}, PHONE):
