@@ -9,6 +9,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -114,7 +115,7 @@ def test_the_create_form_offers_what_the_rules_allow(browser: Any, game_server: 
 
 @pytest.mark.parametrize("service", ["game", "rating"])
 def test_docs_work_offline(
-    browser: Any, request: Any, service: str, game_server: LiveServer
+    browser: Any, request: Any, service: str, game_server: LiveServer, artifacts: Path
 ) -> None:
     server = game_server if service == "game" else request.getfixturevalue("rating_docs_server")
     context, page = _page(browser, "en-US")
@@ -138,6 +139,7 @@ def test_docs_work_offline(
         assert all(url.startswith(server.url + "/") for url in asked), asked
         assert any(url.endswith("/docs/ui/swagger-ui-bundle.js") for url in asked), asked
         assert any(url.endswith("/docs/ui/swagger-ui.css") for url in asked), asked
+        page.screenshot(path=str(artifacts / f"docs-{service}-offline.png"))
     finally:
         context.close()
     with urllib.request.urlopen(server.url + "/docs/ui/swagger-ui.css") as answer:
