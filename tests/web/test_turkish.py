@@ -203,6 +203,8 @@ def test_errors_and_cards_are_named_in_the_players_language(
             password: i18n.errorMessage({code: 'validation_failed', details: {},
               body: {errors: {password: ['Length must be between 8 and 200.']}}}),
             outcome: ['finished', 'forfeit', 'aborted'].map(i18n.outcomeLabel),
+            bot: (await import('/web/dom.js')).seatName(
+              {level: 'easy', seats: [{name: 'Ayşe'}, {name: 'Bot 1 (easy)', is_bot: true}]}, 1, 0),
           };
         }"""
     )
@@ -215,6 +217,7 @@ def test_errors_and_cards_are_named_in_the_players_language(
     assert said["quota"] == "Bu oyun seçilemez: bunu seçme hakkın bitti"
     assert said["password"] == "Şifre: 8–200 karakter olmalı"
     assert said["outcome"] == ["sonuna kadar oynandı", "hükmen bitti", "yarıda kaldı"]
+    assert said["bot"] == "Bot 1 (kolay)"  # the service's bot name, without a second bot tag
 
 
 def test_log_out_from_a_table_lands_on_the_sign_in_page(
