@@ -1,1 +1,1 @@
-"""Pieces the web services share: problem+json errors."""
+"""Pieces the web services share: problem+json errors, JSON bodies, Swagger UI's files."""

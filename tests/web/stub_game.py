@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, Response, jsonify, request
 
 from king_engine import (
     CONTRACTS,
+    RULESETS,
     BadInput,
     IllegalMove,
     MatchState,
@@ -91,6 +92,13 @@ class StubGame:
             name = (request.get_json(silent=True) or {}).get("name") or "Misafir"
             account = {"id": player_id, "name": name, "is_guest": True, "is_bot": False}
             return {"token": token, "account": account}, 201
+
+        @bp.get("/rules")
+        def rules() -> Any:  # the part of GET /v1/rules the client's forms read
+            rulesets = [{"name": name, "hands": list(ruleset.lengths)}
+                        for name, ruleset in RULESETS.items()]  # fmt: skip
+            modes = [{"mode": "live"}, {"mode": "computer"}]
+            return {"rulesets": rulesets, "modes": modes, "bot_levels": ["easy", "medium", "hard"]}
 
         @bp.get("/tables")
         def tables() -> Any:

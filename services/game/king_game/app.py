@@ -16,6 +16,7 @@ from typing import Any
 import psycopg
 from flask import Flask, Response
 from king_metrics import record_match_finished
+from king_web import swaggerui
 from psycopg_pool import ConnectionPool, PoolTimeout
 from redis import BlockingConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -76,7 +77,7 @@ def create_app(
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL=swaggerui.URL,  # served below, by this service (works offline)
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         # (The limiter uses our pool; the URI only picks its Redis storage, whose name for a
         # Unix socket is redis+unix.)
@@ -145,6 +146,7 @@ def create_app(
     limiter.init_app(app)
     # Probes never wait on the limiter's Redis: /healthz answers at once even when Redis hangs.
     limiter.exempt(health_blp)
+    swaggerui.register(app)
     api = ProblemApi(app)
     for blueprint in (accounts_blp, tables_blp, matches_blp, rules_blp, health_blp):
         api.register_blueprint(blueprint)

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 from flask import Flask, Response, request
+from king_web import swaggerui
 from psycopg_pool import PoolTimeout
 from redis import Redis
 
@@ -45,7 +46,7 @@ def create_app(
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL=swaggerui.URL,  # served below, by this service (works offline)
         JSON_SORT_KEYS=False,
         API_SPEC_OPTIONS={
             "info": {
@@ -70,6 +71,7 @@ def create_app(
         redis=Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=2),
         clock=clock or _utc_now,
     )
+    swaggerui.register(app)
     api = ProblemApi(app)
     for blueprint in (players_blp, matches_blp, ladder_blp, weekly_blp, health_blp):
         api.register_blueprint(blueprint)

@@ -1,7 +1,8 @@
 """The reference web client: static files (no build step) served by the game service.
 
-``web_blueprint`` serves the single-page client at ``/`` and its ES modules, styles and
-translations under ``/web/``. ``/web/config.json`` tells the page where the APIs are:
+``web_blueprint`` serves the single-page client at ``/``, its icon at ``/favicon.ico``, and its
+ES modules, styles and translations under ``/web/``. ``/web/config.json`` tells the page where
+the APIs are:
 
 * ``KING_GAME_API`` — the game API's base path (default ``/v1``, same origin);
 * ``KING_RATING_PUBLIC_URL`` — the rating service's public base URL when the browser can reach
@@ -44,6 +45,12 @@ def index() -> Response:
     response = send_from_directory(STATIC_DIR, "index.html", max_age=0)
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@web_blueprint.get("/favicon.ico")
+def favicon() -> Response:
+    """The icon browsers ask for at the root (the page itself links ``/web/favicon.svg``)."""
+    return send_from_directory(STATIC_DIR, "favicon.ico", mimetype="image/x-icon", max_age=86400)
 
 
 @web_blueprint.get("/web/config.json")

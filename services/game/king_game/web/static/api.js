@@ -63,6 +63,20 @@ function idempotencyKey() {
   return crypto.randomUUID();
 }
 
+// ------------------------------------------------------------------ rules
+
+let rulesRead = null;
+
+/** `GET /v1/rules` (public), read once per page load: the rulesets with their lengths, the
+ * bot levels and the modes, so that no form offers a table the service would refuse. */
+export function rules() {
+  rulesRead ??= game("GET", "/rules").catch((error) => {
+    rulesRead = null; // a failed read is asked again next time
+    throw error;
+  });
+  return rulesRead;
+}
+
 // ------------------------------------------------------------------ players
 
 /** A guest account (name only): {token, account: {id, name, is_guest}}. Without a name, a

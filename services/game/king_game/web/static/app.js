@@ -9,7 +9,7 @@ import { ladderPage, profilePage, weeklyPage } from "./boards.js";
 import { fill, h } from "./dom.js";
 import { lang, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
-import { loadSession, saveSession } from "./store.js";
+import { loadSession, saveSession, setLastMatch } from "./store.js";
 import { matchPage } from "./table.js";
 
 let teardown = () => {};
@@ -29,21 +29,39 @@ function renderNav() {
       { type: "button", class: "link", id: "lang", onclick: () => (setLang(lang() === "tr" ? "en" : "tr"), route()) },
       t("language"),
     ),
-    session
-      ? h("button", { type: "button", class: "link", onclick: () => (api.logout().catch(() => {}), saveSession(null), route()) }, t("logout"))
-      : null,
+    session ? h("button", { type: "button", class: "link", id: "logout", onclick: logout }, t("logout")) : null,
   ];
   fill(nav, links);
   document.title = t("title");
 }
 
+/**
+ * Log out from any page: the current page stops first (a table's polls would otherwise ask
+ * again without a token), the token is revoked (its request already carries it), and the
+ * landing page opens.
+ */
+function logout() {
+  api.logout().catch(() => {});
+  teardown();
+  teardown = () => {};
+  saveSession(null);
+  setLastMatch(null);
+  if ((location.hash || "#/") === "#/") route();
+  else location.hash = "#/";
+}
+
 export function route() {
   teardown();
   teardown = () => {};
+  document.getElementById("toast").hidden = true; // a message belongs to the page it came from
   document.documentElement.lang = lang();
   renderNav();
   const [, page, arg] = (location.hash || "#/").split("/");
-  if (page === "match" && arg) teardown = matchPage(arg) || (() => {});
+  // A table needs a session: without one, the landing page (and its sign-in form).
+  if (page === "match" && !loadSession()) {
+    history.replaceState(null, "", "#/");
+    lobbyPage();
+  } else if (page === "match" && arg) teardown = matchPage(arg) || (() => {});
   else if (page === "weekly") weeklyPage();
   else if (page === "ladder") ladderPage();
   else if (page === "profile" && arg) profilePage(decodeURIComponent(arg));

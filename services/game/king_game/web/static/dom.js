@@ -1,6 +1,6 @@
 // Small DOM helpers shared by the pages: building elements, the toast, names and clocks.
 
-import { t } from "./i18n.js";
+import { errorMessage, levelLabel, t } from "./i18n.js";
 
 export const app = document.getElementById("app");
 
@@ -25,28 +25,39 @@ export function fill(el, ...children) {
   el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 }
 
+/** A message at the top of the page (it never covers the hand at the bottom); 6 s. */
 export function toast(message, kind = "error") {
   const box = document.getElementById("toast");
   box.textContent = message;
   box.className = `toast ${kind}`;
   box.hidden = false;
+  box.onclick = () => (box.hidden = true);
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => (box.hidden = true), 6000);
 }
 
+/** An API error for people: the message in the player's language, then the stable code. */
 export function errorText(error) {
-  return error?.code && error.code !== "network" ? `${error.message} (${error.code})` : error.message;
+  const message = errorMessage(error);
+  return error?.code && error.code !== "network" ? `${message} (${error.code})` : message;
 }
+
+// The service names its bots "Bot 2 (medium)": the level is shown in the player's language,
+// and the name already says it is a bot.
+const BOT_NAME = /^(.*?)\s*\((easy|medium|hard)\)$/;
 
 export function seatName(match, seat, me) {
   const info = match?.seats?.[seat];
-  const name = info?.name || (info ? `${t("seat")} ${seat + 1}` : t("empty_seat"));
+  let name = info?.name || (info ? `${t("seat")} ${seat + 1}` : t("empty_seat"));
   const tags = [];
   if (seat === me) tags.push(t("you"));
   if (info?.is_guest) tags.push(t("guest_tag"));
   if (info?.is_bot) {
-    const level = match.level && !name.includes(match.level) ? ` · ${match.level}` : "";
-    tags.push(`${t("bot")}${level}`);
+    const named = BOT_NAME.exec(name);
+    const level = named ? named[2] : match?.level;
+    if (named) name = named[1];
+    if (!/\bbot\b/i.test(name)) tags.push(t("bot"));
+    if (level) tags.push(levelLabel(level));
   }
   if (info?.played_by === "computer_after_forfeit") tags.push(t("computer_after_forfeit"));
   return tags.length ? `${name} (${tags.join(", ")})` : name;

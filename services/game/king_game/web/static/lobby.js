@@ -2,7 +2,7 @@
 
 import * as api from "./api.js";
 import { app, h, fill, toast, errorText, guestMarked } from "./dom.js";
-import { t } from "./i18n.js";
+import { levelLabel, rulesetLabel, t } from "./i18n.js";
 import { quickMatchPanel } from "./quickmatch.js";
 import { beginRecord, lastMatch, loadRecord, loadSession, newClientSeed, saveRecord, saveSession, setLastMatch } from "./store.js";
 import { route } from "./app.js";
@@ -10,10 +10,25 @@ import { route } from "./app.js";
 // ------------------------------------------------------------------ guest / login and lobby
 
 function signInForm() {
-  const guestName = h("input", { id: "guest-name", name: "name", autocomplete: "nickname", maxlength: 24 });
-  const loginName = h("input", { id: "login-name", name: "name", autocomplete: "username" });
-  const password = h("input", { id: "login-password", type: "password", autocomplete: "current-password" });
-  const start = async (promise) => {
+  const guestName = h("input", {
+    id: "guest-name", name: "name", autocomplete: "nickname", maxlength: 24, placeholder: t("name_placeholder"),
+  });
+  const loginName = h("input", { id: "login-name", name: "name", autocomplete: "username", maxlength: 40 });
+  const password = h("input", { id: "login-password", name: "password", type: "password", autocomplete: "current-password" });
+  const guestError = h("p", { class: "form-error", id: "guest-error", role: "alert", hidden: true });
+  const loginError = h("p", { class: "form-error", id: "login-error", role: "alert", hidden: true });
+  const fields = { name: [guestName, loginName], password: [password] };
+  // The service's own words, field by field (errorText translates the messages it knows).
+  const showError = (box, error) => {
+    for (const input of [guestName, loginName, password]) input.removeAttribute("aria-invalid");
+    for (const field of Object.keys(error?.body?.errors || {})) {
+      for (const input of fields[field] || []) input.setAttribute("aria-invalid", "true");
+    }
+    box.textContent = errorText(error);
+    box.hidden = false;
+  };
+  const start = async (promise, box) => {
+    guestError.hidden = loginError.hidden = true;
     try {
       const session = await promise;
       saveSession({
@@ -24,39 +39,50 @@ function signInForm() {
       });
       route();
     } catch (error) {
-      toast(errorText(error));
+      showError(box, error);
     }
   };
   return h(
     "section",
-    { class: "panel signin" },
+    { class: "signin" },
     h(
       "form",
-      { id: "guest-form", onsubmit: (e) => (e.preventDefault(), start(api.guest(guestName.value.trim()))) },
+      { class: "panel", id: "guest-form", onsubmit: (e) => (e.preventDefault(), start(api.guest(guestName.value.trim()), guestError)) },
+      h("h2", {}, t("guest")),
+      h("p", { class: "muted" }, t("guest_intro")),
       h("label", { for: "guest-name" }, t("name")),
       guestName,
-      h("button", { type: "submit", id: "guest-button" }, t("guest")),
+      h("button", { type: "submit", id: "guest-button", class: "primary" }, t("guest")),
+      guestError,
     ),
     h(
       "form",
       {
+        class: "panel",
         id: "login-form",
-        onsubmit: (e) => (e.preventDefault(), start(api.login(loginName.value.trim(), password.value))),
+        onsubmit: (e) => (e.preventDefault(), start(api.login(loginName.value.trim(), password.value), loginError)),
       },
+      h("h2", {}, t("login")),
+      h("p", { class: "muted" }, t("login_intro")),
       h("label", { for: "login-name" }, t("name")),
       loginName,
       h("label", { for: "login-password" }, t("password")),
       password,
-      h("button", { type: "submit", id: "login-button" }, t("login")),
       h(
-        "button",
-        {
-          type: "button",
-          id: "signup-button",
-          onclick: () => start(api.signup(loginName.value.trim(), password.value)),
-        },
-        t("signup"),
+        "div",
+        { class: "buttons" },
+        h("button", { type: "submit", id: "login-button", class: "primary" }, t("login")),
+        h(
+          "button",
+          {
+            type: "button",
+            id: "signup-button",
+            onclick: () => start(api.signup(loginName.value.trim(), password.value), loginError),
+          },
+          t("signup"),
+        ),
       ),
+      loginError,
     ),
   );
 }
@@ -73,20 +99,40 @@ async function sitDown(table, seat) {
   location.hash = `#/match/${matchId}`;
 }
 
+/** The table-creation form; its modes, rulesets and lengths are those of `GET /v1/rules`. */
 function createForm() {
-  const mode = h(
-    "select",
-    { id: "create-mode", name: "mode" },
-    ["computer:easy", "computer:medium", "computer:hard", "live"].map((value) =>
-      h("option", { value }, t(value === "live" ? "live" : value.replace(":", "_"))),
-    ),
-  );
-  const hands = h("select", { id: "create-hands" }, [8, 12, 20].map((n) => h("option", { value: n }, n)));
-  const ruleset = h(
-    "select",
-    { id: "create-ruleset" },
-    h("option", { value: "standard" }, "standard"),
-    h("option", { value: "classic20" }, "classic20"),
+  const mode = h("select", { id: "create-mode", name: "mode", disabled: true });
+  const ruleset = h("select", { id: "create-ruleset", name: "ruleset", disabled: true });
+  const hands = h("select", { id: "create-hands", name: "hands", disabled: true });
+  const button = h("button", { type: "submit", id: "create-button", class: "primary", disabled: true }, t("create"));
+  const note = h("p", { class: "muted", id: "create-note" }, t("loading"));
+  let lengths = {};
+  // The lengths of the chosen ruleset; the chosen length stays when the new ruleset has it.
+  const showLengths = () => {
+    const keep = hands.value;
+    const allowed = lengths[ruleset.value] || [];
+    fill(hands, allowed.map((n) => h("option", { value: n }, n)));
+    if (allowed.map(String).includes(keep)) hands.value = keep;
+  };
+  ruleset.addEventListener("change", showLengths);
+  api.rules().then(
+    (rules) => {
+      const modes = (rules.modes || []).map((m) => m.mode);
+      const options = [];
+      if (modes.includes("computer")) {
+        for (const level of rules.bot_levels || []) {
+          options.push(h("option", { value: `computer:${level}` }, `${t("computer")} · ${levelLabel(level)}`));
+        }
+      }
+      if (modes.includes("live")) options.push(h("option", { value: "live" }, t("live")));
+      fill(mode, options);
+      lengths = Object.fromEntries((rules.rulesets || []).map((r) => [r.name, r.hands || []]));
+      fill(ruleset, (rules.rulesets || []).map((r) => h("option", { value: r.name }, rulesetLabel(r.name))));
+      showLengths();
+      for (const el of [mode, ruleset, hands, button]) el.disabled = false;
+      note.remove();
+    },
+    (error) => (note.textContent = `${t("rules_unavailable")} ${errorText(error)}`),
   );
   const submit = async (event) => {
     event.preventDefault();
@@ -115,9 +161,10 @@ function createForm() {
     { class: "panel create", id: "create-form", onsubmit: submit },
     h("h2", {}, t("create_table")),
     h("label", {}, t("mode"), mode),
-    h("label", {}, t("hands"), hands),
     h("label", {}, t("ruleset"), ruleset),
-    h("button", { type: "submit", id: "create-button" }, t("create")),
+    h("label", {}, t("hands"), hands),
+    note,
+    button,
   );
 }
 

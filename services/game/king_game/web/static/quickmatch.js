@@ -5,53 +5,13 @@
 // lobby mounts it with quickMatchPanel(); it stops polling once it leaves the page.
 
 import * as api from "./api.js";
-import { lang } from "./i18n.js";
+import { errorMessage, rulesetLabel, t } from "./i18n.js";
 import { beginRecord, newClientSeed, saveRecord, setLastMatch } from "./store.js";
 
 const POLL_MS = 2000;
 
-const LABELS = {
-  en: {
-    title: "Quick match",
-    play_now: "Play now",
-    hands: "hands",
-    waiting: "Looking for players",
-    window: "rating window",
-    in_pool: "waiting",
-    cancel: "Cancel",
-    found: "Table found",
-    seat: "seat",
-    commitment: "deal commitment",
-    accept: "Accept",
-    accept_by: "accept within",
-    others: "waiting for the others",
-    missed: "You did not accept in time.",
-    dropped: "You were out of touch and left the queue.",
-    guest_note: "Guests play guests (unranked).",
-  },
-  tr: {
-    title: "Hızlı oyun",
-    play_now: "Hemen oyna",
-    hands: "el",
-    waiting: "Oyuncu aranıyor",
-    window: "puan aralığı",
-    in_pool: "bekleyen",
-    cancel: "Vazgeç",
-    found: "Masa bulundu",
-    seat: "koltuk",
-    commitment: "dağıtım taahhüdü",
-    accept: "Kabul et",
-    accept_by: "kabul süresi",
-    others: "diğerleri bekleniyor",
-    missed: "Zamanında kabul etmediniz.",
-    dropped: "Bağlantınız koptu, sıradan çıktınız.",
-    guest_note: "Misafirler misafirlerle oynar (puansız).",
-  },
-};
-
-function label(key) {
-  return (LABELS[lang()] || LABELS.en)[key] || LABELS.en[key];
-}
+// The panel's labels are i18n.js's qm_* entries.
+const label = (key) => t(`qm_${key}`);
 
 function seconds(ms) {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -66,26 +26,30 @@ export function quickMatchPanel(h, toast) {
   let accepting = false;
   let notice = "";
 
-  const fail = (error) => toast(error?.code ? `${error.message} (${error.code})` : String(error.message || error));
+  const fail = (error) => toast(error?.code ? `${errorMessage(error)} (${error.code})` : errorMessage(error));
+  let rulesets = [];
 
+  // One "Play now" per ruleset of GET /v1/rules, with a choice of its lengths when it has several.
   function buttons() {
-    const hands = h("select", { id: "qm-hands" }, [8, 12, 20].map((n) => h("option", { value: n }, n)));
-    const play = (ruleset, length) => () =>
-      api.quickJoin(ruleset, length).then(show).catch(fail);
-    return [
-      notice ? h("p", { class: "qm-notice", id: "qm-notice" }, notice) : null,
-      h(
+    const rows = rulesets.map((ruleset) => {
+      const lengths = ruleset.hands || [];
+      const choice =
+        lengths.length > 1
+          ? h("select", { id: `qm-hands-${ruleset.name}` }, lengths.map((n) => h("option", { value: n }, n)))
+          : null;
+      const length = () => Number(choice ? choice.value : lengths[0]);
+      const play = () => api.quickJoin(ruleset.name, length()).then(show).catch(fail);
+      return h(
         "p",
         {},
-        h("button", { type: "button", id: "qm-play-standard", onclick: () => play("standard", Number(hands.value))() },
-          `${label("play_now")} · standard`),
+        h("button", { type: "button", id: `qm-play-${ruleset.name}`, onclick: play },
+          `${label("play_now")} · ${rulesetLabel(ruleset.name)}`),
         " ",
-        hands,
-        ` ${label("hands")}`,
-      ),
-      h("p", {}, h("button", { type: "button", id: "qm-play-classic20", onclick: play("classic20", 20) },
-        `${label("play_now")} · classic20 (20 ${label("hands")})`)),
-    ];
+        choice || `(${lengths[0]}`,
+        choice ? ` ${label("hands")}` : ` ${label("hands")})`,
+      );
+    });
+    return [notice ? h("p", { class: "qm-notice", id: "qm-notice" }, notice) : null, ...rows];
   }
 
   function accept(state) {
@@ -107,7 +71,7 @@ export function quickMatchPanel(h, toast) {
     const parts = [];
     if (state.state === "waiting") {
       parts.push(
-        h("p", { id: "qm-waiting" }, `${label("waiting")} · ${state.ruleset} · ${state.hands} ${label("hands")}`),
+        h("p", { id: "qm-waiting" }, `${label("waiting")} · ${rulesetLabel(state.ruleset)} · ${state.hands} ${label("hands")}`),
         h(
           "p",
           { class: "qm-figures" },
@@ -152,6 +116,10 @@ export function quickMatchPanel(h, toast) {
   }
 
   render({ state: "idle" });
+  api.rules().then((rules) => {
+    rulesets = rules.rulesets || [];
+    if (!body.querySelector("#qm-waiting, #qm-found")) render({ state: "idle" });
+  }, fail);
   api
     .quickStatus()
     .then((state) => {

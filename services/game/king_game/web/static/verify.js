@@ -167,16 +167,84 @@ export async function dealHand(key, handIndex) {
 
 // ------------------------------------------------------------------ verification
 
-function handLabel(h) {
-  return `hand ${h + 1}`;
-}
-
-/** Who made a seed, by the transcript's `seed_sources` mark. */
-const SEED_MAKERS = {
-  client: "made by its player's client",
-  server: "made by the server (the player sent none)",
-  bot: "a server bot's (32 zero bytes)",
+// The check list's words, English and Turkish. The language is the caller's `lang` option, else
+// the page's <html lang> (the client's shell sets it), else English (Node).
+const MESSAGES = {
+  en: {
+    check_spec: "deal specification",
+    check_commitment: "commitment",
+    check_own_seed: "this device's seed",
+    check_seeds: "who made the seeds",
+    check_own_hands: "this device's hands",
+    check_plays: "plays",
+    hand: (h) => `hand ${h + 1}`,
+    seat: (s) => `seat ${s}`,
+    unknown_spec: (spec) => `unknown deal specification ${spec}`,
+    other_match: (got, want) => `the transcript is for match ${got}, not ${want}`,
+    four_seeds: "the transcript must list four client seeds",
+    spec_ok: (spec, id) => `${spec}, match ${id}`,
+    no_commitment: "this device has no stored commitment for this match",
+    commit_differs: (got, want) => `SHA-256 of the revealed server seed is ${got}, but the table published ${want}`,
+    commit_field: "the transcript's server_commit differs from the one published",
+    seed_not_mine: (s) => `seat ${s}'s seed in the transcript is not the one this device sent`,
+    no_seed: "this device has no stored seed for this match",
+    bot_not_zero: (s) => `seat ${s}'s seed is marked bot but is not 32 zero bytes`,
+    mine_marked: (s, source) => `this device made seat ${s}'s seed, but the transcript says: ${source}`,
+    maker_client: "made by its player's client",
+    maker_server: "made by the server (the player sent none)",
+    maker_bot: "a server bot's (32 zero bytes)",
+    this_device: " (this device)",
+    hand_differs: (hand, s, mine, seen, missing, extra) =>
+      `${hand}: the deal gives seat ${s} [${mine}] but this device was shown [${seen}] ` +
+      `(shown only: ${missing}; dealt only: ${extra})`,
+    bad_play: (hand, message) => `${hand}: ${message}`,
+    played_twice: (hand, card) => `${hand}: ${card} was played twice`,
+    not_dealt: (hand, who, card, owner) => `${hand}: seat ${who} played ${card}, which was dealt to seat ${owner}`,
+    hands_ok: (n) => `${n} hand(s) shown to this device re-dealt`,
+    plays_ok: (n) => `every play of ${n} hand(s) checked against the deal`,
+  },
+  tr: {
+    check_spec: "dağıtım tanımı",
+    check_commitment: "taahhüt",
+    check_own_seed: "bu cihazın tohumu",
+    check_seeds: "tohumları kim üretti",
+    check_own_hands: "bu cihazın elleri",
+    check_plays: "oynanan kartlar",
+    hand: (h) => `${h + 1}. el`,
+    seat: (s) => `${s}. koltuk`,
+    unknown_spec: (spec) => `bilinmeyen dağıtım tanımı ${spec}`,
+    other_match: (got, want) => `döküm ${got} maçının, ${want} maçının değil`,
+    four_seeds: "dökümde dört oyuncu tohumu olmalı",
+    spec_ok: (spec, id) => `${spec}, maç ${id}`,
+    no_commitment: "bu cihazda bu maçın taahhüdü saklı değil",
+    commit_differs: (got, want) => `açıklanan sunucu tohumunun SHA-256'sı ${got}, ama masa ${want} yayımlamıştı`,
+    commit_field: "dökümdeki server_commit yayımlanandan farklı",
+    seed_not_mine: (s) => `dökümde ${s}. koltuğun tohumu bu cihazın gönderdiği değil`,
+    no_seed: "bu cihazda bu maçın tohumu saklı değil",
+    bot_not_zero: (s) => `${s}. koltuğun tohumu bot diye işaretli ama 32 sıfır bayt değil`,
+    mine_marked: (s, source) => `${s}. koltuğun tohumunu bu cihaz üretti, ama döküm başka diyor: ${source}`,
+    maker_client: "oyuncunun cihazı üretti",
+    maker_server: "sunucu üretti (oyuncu göndermedi)",
+    maker_bot: "sunucu botu (32 sıfır bayt)",
+    this_device: " (bu cihaz)",
+    hand_differs: (hand, s, mine, seen, missing, extra) =>
+      `${hand}: dağıtım ${s}. koltuğa [${mine}] veriyor ama bu cihaza [${seen}] gösterildi ` +
+      `(yalnız gösterilen: ${missing}; yalnız dağıtılan: ${extra})`,
+    bad_play: (hand, message) => `${hand}: ${message}`,
+    played_twice: (hand, card) => `${hand}: ${card} iki kez oynandı`,
+    not_dealt: (hand, who, card, owner) => `${hand}: ${who}. koltuk ${card} oynadı, ama o kart ${owner}. koltuğa dağıtılmıştı`,
+    hands_ok: (n) => `bu cihaza gösterilen ${n} el yeniden dağıtıldı`,
+    plays_ok: (n) => `${n} elin her kartı dağıtımla karşılaştırıldı`,
+  },
 };
+
+/** The keys of the check list (the English words are the `en` values above). */
+export const VERIFY_MESSAGES = MESSAGES;
+
+function wordsFor(language) {
+  const code = language ?? globalThis.document?.documentElement?.lang ?? "en";
+  return String(code).toLowerCase().startsWith("tr") ? MESSAGES.tr : MESSAGES.en;
+}
 
 /**
  * Verify an ended match's transcript against what this device stored when it sat down.
@@ -186,37 +254,41 @@ const SEED_MAKERS = {
  * plays: [[seat, "QH"], …]}]). `stored`: {matchId, commitment, seat, seed, hands: {"<h>": ["QH", …]}} kept by
  * this client. Returns {ok, checks: [{check, ok, detail}], problems: [{check, hand, message}],
  * seeds: [{seat, source, mine}]} where `hand` is the 0-based hand index of a failed check (null
- * when not about one hand) and `source` says who made each seed (client, server or bot).
+ * when not about one hand) and `source` says who made each seed (client, server or bot). Each
+ * check also has a `label` for people; labels, details and messages are in `options.lang`
+ * ("en" or "tr", default: the page's language).
  */
-export async function verifyTranscript(transcript, stored) {
+export async function verifyTranscript(transcript, stored, options = {}) {
+  const say = wordsFor(options.lang);
+  const handLabel = say.hand;
   const problems = [];
   const checks = [];
   const fail = (check, hand, message) => problems.push({ check, hand, message });
   const record = (check, detail) => {
     const ok = !problems.some((p) => p.check === check);
-    checks.push({ check, ok, detail });
+    checks.push({ check, label: say[`check_${check}`], ok, detail });
     return ok;
   };
 
   // 0. The transcript is one this verifier understands, for the match we sat at.
   if (!transcript || transcript.spec !== SPEC) {
-    fail("spec", null, `unknown deal specification ${JSON.stringify(transcript?.spec)}`);
+    fail("spec", null, say.unknown_spec(JSON.stringify(transcript?.spec)));
     record("spec", "");
     return { ok: false, checks, problems };
   }
   if (stored?.matchId && transcript.match_id !== stored.matchId) {
-    fail("spec", null, `the transcript is for match ${transcript.match_id}, not ${stored.matchId}`);
+    fail("spec", null, say.other_match(transcript.match_id, stored.matchId));
   }
   let serverSeed;
   let clientSeeds;
   try {
     serverSeed = seedBytes(transcript.server_seed, "the server seed");
     clientSeeds = (transcript.client_seeds || []).map((c, s) => seedBytes(c, `seat ${s}'s seed`));
-    if (clientSeeds.length !== 4) throw new Error("the transcript must list four client seeds");
+    if (clientSeeds.length !== 4) throw new Error(say.four_seeds);
   } catch (error) {
     fail("spec", null, error.message);
   }
-  if (!record("spec", `${SPEC}, match ${transcript.match_id}`)) {
+  if (!record("spec", say.spec_ok(SPEC, transcript.match_id))) {
     return { ok: false, checks, problems };
   }
 
@@ -224,15 +296,11 @@ export async function verifyTranscript(transcript, stored) {
   const commit = await serverCommit(transcript.match_id, serverSeed);
   const expected = (stored?.commitment || "").toLowerCase();
   if (!expected) {
-    fail("commitment", null, "this device has no stored commitment for this match");
+    fail("commitment", null, say.no_commitment);
   } else if (commit !== expected) {
-    fail(
-      "commitment",
-      null,
-      `SHA-256 of the revealed server seed is ${commit}, but the table published ${expected}`,
-    );
+    fail("commitment", null, say.commit_differs(commit, expected));
   } else if ((transcript.server_commit || "").toLowerCase() !== expected) {
-    fail("commitment", null, "the transcript's server_commit differs from the one published");
+    fail("commitment", null, say.commit_field);
   }
   record("commitment", commit);
 
@@ -240,29 +308,29 @@ export async function verifyTranscript(transcript, stored) {
   const seat = stored?.seat;
   if (stored?.seed && Number.isInteger(seat)) {
     if ((transcript.client_seeds[seat] || "").toLowerCase() !== stored.seed.toLowerCase()) {
-      fail("own_seed", null, `seat ${seat}'s seed in the transcript is not the one this device sent`);
+      fail("own_seed", null, say.seed_not_mine(seat));
     }
   } else {
-    fail("own_seed", null, "this device has no stored seed for this match");
+    fail("own_seed", null, say.no_seed);
   }
-  record("own_seed", Number.isInteger(seat) ? `seat ${seat}` : "");
+  record("own_seed", Number.isInteger(seat) ? say.seat(seat) : "");
 
   // Who made each seed (the transcript's seed_sources): shown, and checked where it can be.
   const sources = Array.isArray(transcript.seed_sources) ? transcript.seed_sources : [];
   const seeds = clientSeeds.map((bytes, s) => {
     const source = typeof sources[s] === "string" ? sources[s] : "unknown";
     if (source === "bot" && bytes.some((b) => b !== 0)) {
-      fail("seeds", null, `seat ${s}'s seed is marked bot but is not 32 zero bytes`);
+      fail("seeds", null, say.bot_not_zero(s));
     }
     if (s === seat && stored?.seed && source !== "client") {
-      fail("seeds", null, `this device made seat ${s}'s seed, but the transcript says: ${source}`);
+      fail("seeds", null, say.mine_marked(s, source));
     }
     return { seat: s, source, mine: s === seat };
   });
   record(
     "seeds",
     seeds
-      .map((m) => `seat ${m.seat}: ${SEED_MAKERS[m.source] || m.source}${m.mine ? " (this device)" : ""}`)
+      .map((m) => `${say.seat(m.seat)}: ${say[`maker_${m.source}`] || m.source}${m.mine ? say.this_device : ""}`)
       .join("; "),
   );
 
@@ -288,9 +356,8 @@ export async function verifyTranscript(transcript, stored) {
         fail(
           "own_hands",
           h,
-          `${handLabel(h)}: the deal gives seat ${seat} [${mine.join(" ")}] but this device was ` +
-            `shown [${seen.join(" ")}] (shown only: ${missing.join(" ") || "-"}; ` +
-            `dealt only: ${extra.join(" ") || "-"})`,
+          say.hand_differs(handLabel(h), seat, mine.join(" "), seen.join(" "), missing.join(" ") || "-",
+            extra.join(" ") || "-"),
         );
       }
     }
@@ -303,24 +370,23 @@ export async function verifyTranscript(transcript, stored) {
       try {
         card = parseCard(code);
       } catch (error) {
-        fail("plays", h, `${handLabel(h)}: ${error.message}`);
+        fail("plays", h, say.bad_play(handLabel(h), error.message));
         continue;
       }
       if (played.has(card)) {
-        fail("plays", h, `${handLabel(h)}: ${cardCode(card)} was played twice`);
+        fail("plays", h, say.played_twice(handLabel(h), cardCode(card)));
       } else if (owner.get(card) !== who) {
         fail(
           "plays",
           h,
-          `${handLabel(h)}: seat ${who} played ${cardCode(card)}, which was dealt to seat ` +
-            `${owner.get(card)}`,
+          say.not_dealt(handLabel(h), who, cardCode(card), owner.get(card)),
         );
       }
       played.add(card);
     }
   }
   const shownCount = Object.keys(shown).length;
-  record("own_hands", `${shownCount} hand(s) shown to this device re-dealt`);
-  record("plays", `every play of ${hands.length} hand(s) checked against the deal`);
+  record("own_hands", say.hands_ok(shownCount));
+  record("plays", say.plays_ok(hands.length));
   return { ok: problems.length === 0, checks, problems, seeds };
 }
