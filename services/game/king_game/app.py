@@ -39,7 +39,7 @@ from king_game.resources.matches.resources import blp as matches_blp
 from king_game.resources.quickmatch.resources import blp as quickmatch_blp
 from king_game.resources.rules.resources import blp as rules_blp
 from king_game.resources.tables.resources import blp as tables_blp
-from king_match import MatchStore, Sweeper
+from king_match import MatchStore, Sweeper, connect
 from king_match.notify import EventNotifier
 from king_match.quickmatch import QuickMatch
 from king_match.rq_enqueuer import RQEnqueuer
@@ -50,23 +50,41 @@ _FIELD_CODES = {"bad_seed", "bad_table"}
 _ENGINE_INPUT = {"bad_move", "bad_card", "bad_suit", "unknown_contract"}
 
 
+def _redis(settings: Settings) -> tuple[Redis, dict[str, Any]]:
+    """The match state's client and the rate limiter's storage settings: a bounded pool on a
+    single Redis, or a cluster client (``REDIS_CLUSTER=on``)."""
+    options: dict[str, Any] = {
+        "socket_connect_timeout": min(2.0, settings.redis_timeout_s),
+        "socket_timeout": settings.redis_timeout_s,
+        # RESP2: redis-py 8 speaks RESP3 by default, whose pure-Python parser costs about
+        # twice as much per Pub/Sub message (every commit is one, in every process). We use
+        # nothing only RESP3 has.
+        "protocol": 2,
+    }
+    if settings.match.cluster:
+        redis = connect(settings.match, max_connections=settings.redis_pool_max, **options)
+        uri = re.sub(r"^rediss?://", "redis+cluster://", settings.redis_url)
+        return redis, {"RATELIMIT_STORAGE_URI": uri}
+    # A bounded pool that makes a request wait for a free connection (instead of failing)
+    # when thousands of greenlets are busy at once; the rate limiter shares it.
+    pool = BlockingConnectionPool.from_url(
+        settings.redis_url, max_connections=settings.redis_pool_max, timeout=10, **options
+    )
+    return Redis(connection_pool=pool), {
+        # (The limiter uses our pool; the URI only picks its Redis storage, whose name for a
+        # Unix socket is redis+unix.)
+        "RATELIMIT_STORAGE_URI": re.sub(r"^unix://", "redis+unix://", settings.redis_url),
+        "RATELIMIT_STORAGE_OPTIONS": {"connection_pool": pool},
+    }
+
+
 def create_app(
     settings: Settings | None = None, *, clock: Callable[[], float] | None = None
 ) -> Flask:
     settings = settings or Settings.from_env()
     # A bounded pool that makes a request wait for a free connection (instead of failing)
     # when thousands of greenlets are busy at once; the rate limiter shares it.
-    redis_pool = BlockingConnectionPool.from_url(
-        settings.redis_url,
-        max_connections=settings.redis_pool_max,
-        timeout=10,
-        socket_connect_timeout=min(2.0, settings.redis_timeout_s),
-        socket_timeout=settings.redis_timeout_s,
-        # RESP2: redis-py 8 speaks RESP3 by default, whose pure-Python parser costs about
-        # twice as much per Pub/Sub message (every commit is one, in every process). We use
-        # nothing only RESP3 has.
-        protocol=2,
-    )
+    redis, limiter_storage = _redis(settings)
     app = Flask("king_game")
     # orjson, and answers as built (no key sorting): JSON was a tenth of the CPU at full load.
     app.json = OrjsonProvider(app)
@@ -79,10 +97,7 @@ def create_app(
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL=swaggerui.URL,  # served below, by this service (works offline)
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
-        # (The limiter uses our pool; the URI only picks its Redis storage, whose name for a
-        # Unix socket is redis+unix.)
-        RATELIMIT_STORAGE_URI=re.sub(r"^unix://", "redis+unix://", settings.redis_url),
-        RATELIMIT_STORAGE_OPTIONS={"connection_pool": redis_pool},
+        **limiter_storage,
         RATELIMIT_ENABLED=settings.rate_limits_enabled,
         RATELIMIT_SWALLOW_ERRORS=True,
         API_SPEC_OPTIONS={
@@ -95,8 +110,7 @@ def create_app(
             },
         },
     )
-    redis = Redis(connection_pool=redis_pool)
-    notifier = EventNotifier(redis, settings.match.key_prefix)
+    notifier = EventNotifier(redis, settings.match.key_prefix, buckets=settings.match.buckets)
     store_kwargs: dict[str, Any] = {"notifier": notifier}
     if clock is not None:
         store_kwargs["clock"] = clock

@@ -1,0 +1,77 @@
+"""The game service with its match state on a real three-primary Redis Cluster
+(``REDIS_CLUSTER=on``): the event, stream and concurrency tests of the single-Redis service run
+here again, unchanged, through this module's ``app`` and ``settings``."""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from king_game.app import create_app
+from king_game.config import Settings
+from king_match import MatchSettings
+
+from .helpers import client_at
+from .test_concurrency import (
+    test_a_retry_with_the_same_idempotency_key_gets_the_first_answer,
+    test_the_same_move_sent_twice_at_once_applies_once,
+    test_two_service_processes_serving_one_match_stay_consistent,
+)
+from .test_events import (
+    test_a_stream_with_turns_announces_each_turn_privately,
+    test_etag_and_if_none_match,
+    test_health_and_readiness,
+    test_long_poll_waits_for_the_next_event,
+    test_my_matches_lists_the_urgent_one_first,
+    test_stream_resumes_and_ends_with_match_finished,
+    test_your_turn_carries_what_the_view_read_answers,
+)
+
+pytestmark = pytest.mark.integration
+
+__all__ = [
+    "test_a_retry_with_the_same_idempotency_key_gets_the_first_answer",
+    "test_a_stream_with_turns_announces_each_turn_privately",
+    "test_etag_and_if_none_match",
+    "test_health_and_readiness",
+    "test_long_poll_waits_for_the_next_event",
+    "test_my_matches_lists_the_urgent_one_first",
+    "test_stream_resumes_and_ends_with_match_finished",
+    "test_the_same_move_sent_twice_at_once_applies_once",
+    "test_two_service_processes_serving_one_match_stay_consistent",
+    "test_your_turn_carries_what_the_view_read_answers",
+]
+
+
+@pytest.fixture(scope="module")
+def settings(settings: Settings, redis_cluster_url: str) -> Settings:
+    """The session's settings, with the match state on the cluster under a prefix of its own."""
+    match = dataclasses.replace(
+        settings.match,
+        redis_url=redis_cluster_url,
+        cluster=True,
+        key_prefix=f"gc{uuid.uuid4().hex[:6]}:",
+    )
+    return dataclasses.replace(settings, match=match)
+
+
+@pytest.fixture(scope="module")
+def app(settings: Settings) -> Flask:
+    assert MatchSettings().cluster is False  # (the default stays a single Redis)
+    return create_app(settings)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return client_at(app)
+
+
+def test_the_service_keeps_its_matches_on_the_cluster(app: Flask, client: FlaskClient) -> None:
+    from king_match.keys import is_cluster
+
+    store = app.extensions["king_game"].store
+    assert is_cluster(store.redis) and store.keys.buckets > 0
