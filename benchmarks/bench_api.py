@@ -21,7 +21,11 @@ Printed figures (``name: value``):
   ``api.redis_bytes_per_match.<kind>`` — ``MEMORY USAGE`` of the keys at that moment;
 * ``api.server_cpu_ms_per_move`` — the service's CPU per applied move;
 * ``api.machine_checked_moves_per_s_before`` / ``_after`` — the engine benchmark's figure on
-  one core, just before and after: the machine's own speed, which every other figure follows.
+  one core, just before and after: the machine's own speed, which every other figure follows;
+* ``api.cluster.*`` — the same figures for 100 matches with the match state on a local
+  three-primary Redis Cluster (the queues on a plain Redis of their own), in the same run
+  (``--no-cluster`` skips it), and ``api.cluster.max_primary_key_share``, the largest share of
+  the match keys one primary holds.
 
 ``make bench`` runs the 100-match case; ``python -m benchmarks api -- --full`` the sweep over
 10, 100 and 1,000 matches (the load generator shares the machine's cores with the service).
@@ -34,6 +38,7 @@ import asyncio
 import gc
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -45,6 +50,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+
+from king_match.keys import is_cluster
 
 from .bench_engine import checked_moves_per_s
 from .http1 import Endpoint, LineStream, Requests
@@ -305,7 +312,7 @@ def _key_bytes(redis: Any) -> dict[str, int]:
         sizes.extend(pipe.execute())
         time.sleep(0.005)
     for key, found in zip(keys, sizes, strict=True):
-        name = key.decode()
+        name = re.sub(r"\{[^}]*\}", "", key.decode())  # (a cluster's bucket tags)
         kind = "match" if name.startswith(("bench:m:", "bench:deadlines")) else "player"
         size = found or 0
         totals[kind] += size
@@ -320,10 +327,23 @@ def _key_bytes(redis: Any) -> dict[str, int]:
 
 
 def _memory(redis: Any) -> tuple[int, int]:
-    """(used_memory without client connection buffers, used_memory)."""
-    info = redis.info("memory")
-    total = int(info["used_memory"])
-    return total - int(info.get("mem_clients_normal", 0)), total
+    """(used_memory without client connection buffers, used_memory), summed over a cluster's
+    primaries."""
+    if is_cluster(redis):
+        infos = list(redis.info("memory", target_nodes=redis.PRIMARIES).values())
+    else:
+        infos = [redis.info("memory")]
+    total = sum(int(info["used_memory"]) for info in infos)
+    return total - sum(int(info.get("mem_clients_normal", 0)) for info in infos), total
+
+
+def _primary_key_share(redis: Any) -> float:
+    """The largest share of the match keys one primary of a cluster holds."""
+    counts = [
+        sum(1 for _ in redis.get_redis_connection(node).scan_iter(match="bench:*m:*", count=1000))
+        for node in redis.get_primaries()
+    ]
+    return max(counts) / max(1, sum(counts))
 
 
 async def _drive(
@@ -335,11 +355,13 @@ async def _drive(
     rate: float,
     cpu_seconds: Callable[[], float],
     timeline: Path | None = None,
+    cluster: bool = False,
 ) -> dict[str, float]:
     import aiohttp
-    from redis import Redis
 
-    redis = Redis.from_url(redis_url)
+    from king_match import MatchSettings, connect
+
+    redis = connect(MatchSettings(redis_url=redis_url, cluster=cluster))
     load = Load(base, matches, hands, rate)
     if timeline is not None:
         load.timeline = []
@@ -361,6 +383,7 @@ async def _drive(
             match_ids.extend(await asyncio.gather(*(load.table(session, g) for g in chunk)))
         samples: list[tuple[int, int]] = []
         key_bytes: dict[str, int] = {}
+        shares: list[float] = []
         # The load generator's own garbage collector: its heap only grows during play (the
         # latencies, the players' state), and full collections over it would be paid on this
         # machine's cores, which it shares with the service. What exists now is kept for good.
@@ -403,6 +426,8 @@ async def _drive(
                 if not key_bytes and late:
                     load.measure_until = time.perf_counter()
                     key_bytes.update(await asyncio.to_thread(_key_bytes, redis))
+                    if cluster:
+                        shares.append(await asyncio.to_thread(_primary_key_share, redis))
                     samples[:] = [samples[-1]]
                     return
 
@@ -451,6 +476,7 @@ async def _drive(
         # running (the load generator and Redis share them here).
         "server_cpu_ms_per_move": 1000 * cpu / max(1, moves),
         "capacity_moves_per_s_2_cores": 2 * moves / max(cpu, 1e-9),
+        **({"max_primary_key_share": shares[0]} if shares else {}),
     }
 
 
@@ -494,6 +520,7 @@ def run(
     seconds: float,
     rate: float = 0.0,
     timeline: Path | None = None,
+    cluster: bool = False,
 ) -> dict[int, dict[str, float]]:
     """Each case on a fresh Redis, database and service, so no case inherits another's
     matches, open streams or warmed caches. ``timeline``: write each case's measured moves
@@ -505,6 +532,7 @@ def run(
             workers,
             seconds,
             rate,
+            cluster,
             None
             if timeline is None
             else timeline
@@ -521,14 +549,20 @@ def _run_case(
     workers: int,
     seconds: float,
     rate: float,
+    cluster: bool = False,
     timeline: Path | None = None,
 ) -> dict[str, float]:
+    """One case; with ``cluster`` the match state lives on a local three-primary cluster
+    (the queues on their own Redis, as RQ needs)."""
     import uvloop
 
     from king_devservers import free_port, local_postgres_database, start_redis
+    from king_devservers.cluster import start_cluster
     from king_game.migrate import migrate
 
     redis_server = start_redis()
+    match_cluster = start_cluster() if cluster else None
+    match_url = match_cluster.url if match_cluster else redis_server.url
     try:
         with local_postgres_database(prefix="king_bench") as database_url:
             migrate(database_url)
@@ -544,6 +578,15 @@ def _run_case(
                     else redis_server.url
                 ),
                 "DATABASE_URL": database_url,
+                **(
+                    {
+                        "REDIS_URL": match_url,
+                        "REDIS_CLUSTER": "on",
+                        "QUEUE_REDIS_URL": redis_server.url,
+                    }
+                    if cluster
+                    else {}
+                ),
                 "KING_KEY_PREFIX": "bench:",
                 "KING_LIVE_MOVE_MS": "600000",  # load must not make anyone lose on time
                 "GAME_RATE_DEFAULT": "10000000/minute",
@@ -576,17 +619,20 @@ def _run_case(
                         base,
                         size,
                         hands,
-                        redis_server.url,
+                        match_url,
                         seconds,
                         rate,
                         lambda: _cpu_seconds(process.pid),
                         timeline,
+                        cluster,
                     )
                 )
             finally:
                 _stop_gunicorn(process)
     finally:
         redis_server.stop()
+        if match_cluster is not None:
+            match_cluster.stop()
 
 
 def _stop_gunicorn(process: subprocess.Popen[bytes]) -> None:
@@ -639,6 +685,13 @@ def main(argv: list[str]) -> None:
         help="stop each case after this long (0: play every match to the end)",
     )
     parser.add_argument(
+        "--cluster",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also run 100 matches with the match state on a local three-primary Redis "
+        "Cluster (api.cluster.*; default on)",
+    )
+    parser.add_argument(
         "--timeline",
         type=Path,
         help="write every measured move's (wall-clock time, ms) to this JSON file",
@@ -650,12 +703,16 @@ def main(argv: list[str]) -> None:
     # below moves with it. Compare runs only at similar speeds (docs/benchmarks-api.md).
     speed_before = checked_moves_per_s(2.0)
     results = run(sizes, args.hands, args.workers, args.seconds, args.rate, args.timeline)
+    clustered = {}
+    if args.cluster:
+        clustered = run([100], args.hands, args.workers, args.seconds, args.rate, cluster=True)
     speed_after = checked_moves_per_s(2.0)
     print(f"api.machine_checked_moves_per_s_before: {speed_before:.0f}")
     print(f"api.machine_checked_moves_per_s_after: {speed_after:.0f}")
     main_size = 100 if 100 in results else sizes[0]
-    for size, figures in results.items():
-        prefix = "api" if size == main_size else f"api.n{size}"
+    cases = [("api" if n == main_size else f"api.n{n}", n, f) for n, f in results.items()]
+    cases += [("api.cluster", n, f) for n, f in clustered.items()]
+    for prefix, size, figures in cases:
         print(f"{prefix}.matches: {size}")
         for name, value in figures.items():
             # CPU per move keeps three decimals: changes of a few per cent matter there.
