@@ -191,7 +191,7 @@ function matchRow(m, ended) {
   return h(
     "li",
     { class: `match-row${m.my_turn ? " my-turn" : ""}`, dataset: { match: m.match_id } },
-    h("span", { class: "row-main" }, h("span", { class: "row-who" }, others.length ? others.join(", ") : "—")),
+    h("span", { class: "row-main" }, h("span", { class: "row-who" }, others.length ? others.join(", ") : t("nobody_yet"))),
     h("span", { class: "row-what" }, `${kind} · ${m.ruleset} · ${fmt(t("hands_n"), { n: m.hands })}`),
     h("span", { class: `row-state${m.my_turn ? " turn" : ""}` }, state),
     link,
@@ -225,19 +225,15 @@ function tablesList(tables) {
   if (!tables.length) return h("p", { class: "empty" }, t("no_tables"));
   return h(
     "ul",
-    {},
+    { class: "match-rows" },
     tables.map((table) => {
       const seated = (table.seats || []).filter(Boolean);
       return h(
         "li",
-        { class: "open-table", dataset: { match: table.match_id || table.id } },
-        h(
-          "span",
-          { class: "row-main" },
-          fmt(t("table_row"), { ruleset: table.ruleset, hands: table.hands, taken: seated.length }),
-          seated.length ? h("span", { class: "row-what" }, fmt(t("table_by"), { names: seated.map(seatLabel).join(", ") })) : null,
-        ),
-        h("button", { type: "button", onclick: () => sitDown(table, null).catch((e) => toast(errorText(e))) }, t("join")),
+        { class: "match-row open-table", dataset: { match: table.match_id || table.id } },
+        h("span", { class: "row-who" }, fmt(t("table_row"), { ruleset: table.ruleset, hands: table.hands, taken: seated.length })),
+        seated.length ? h("span", { class: "row-what" }, fmt(t("table_by"), { names: seated.map(seatLabel).join(", ") })) : null,
+        h("button", { type: "button", class: "row-link", onclick: () => sitDown(table, null).catch((e) => toast(errorText(e))) }, t("join")),
       );
     }),
   );
@@ -252,16 +248,21 @@ export function lobbyPage() {
   }
   const list = h("div", { class: "tables", id: "tables" }, "…");
   const mine = h("div", { id: "my-matches" });
+  // Phone: one column, in the order play now, my matches, open tables, quick match, create.
+  // Desktop: the ways to start a match on the left, the lists on the right.
   fill(
     app,
     h("p", { class: "who" }, `${t("signed_in_as")} `, h("strong", {}, guestMarked(session.name || session.player_id, session.guest))),
-    h("div", { class: "lobby-top" }, playNowPanel(), mine),
     h(
       "div",
-      { class: "lobby" },
-      quickMatchPanel(h, toast),
-      createForm(),
-      h("section", { class: "panel" }, h("h2", {}, t("open_tables")), h("p", { class: "muted note" }, t("lobby_auto")), list),
+      { class: "lobby-grid" },
+      h("div", { class: "lobby-col start" }, playNowPanel(), quickMatchPanel(h, toast), createForm()),
+      h(
+        "div",
+        { class: "lobby-col lists" },
+        mine,
+        h("section", { class: "panel open-tables" }, h("h2", {}, t("open_tables")), h("p", { class: "muted note" }, t("lobby_auto")), list),
+      ),
     ),
   );
 

@@ -29,6 +29,7 @@ export const STRINGS = {
     open_table: "Open the table",
     replay: "Replay",
     opponents: "Opponents",
+    nobody_yet: "Nobody else yet",
     // boards
     weekly_about:
       "The weekly board ranks this week's rated matches (Monday to Monday, Istanbul time). Places earn 3, 2, 1 and 0 points; the score is (points + 15) / (matches + 10), so a few lucky matches do not top the board.",
@@ -95,6 +96,7 @@ export const STRINGS = {
     open_table: "Masaya git",
     replay: "Tekrar izle",
     opponents: "Rakipler",
+    nobody_yet: "Henüz başka kimse yok",
     weekly_about:
       "Haftalık tablo bu haftanın puanlı maçlarını sıralar (pazartesiden pazartesiye, İstanbul saati). Sıralar 3, 2, 1 ve 0 puan getirir; skor (puan + 15) / (maç + 10) olduğundan birkaç şanslı maç tablonun başına geçirmez.",
     weekly_how:
