@@ -86,12 +86,12 @@ export function placements(totals, forfeits = []) {
 // ------------------------------------------------------------------ the page
 
 /** Who sat where and who left when, from whatever of the match this caller may read. */
-async function matchFacts(matchId) {
+async function matchFacts(matchId, archived) {
   const signedIn = Boolean(loadSession());
   const [match, table, archive] = await Promise.all([
     signedIn ? api.getMatch(matchId).catch(() => null) : null,
     signedIn ? api.getTable(matchId).catch(() => null) : null,
-    ratingGet(`/matches/${encodeURIComponent(matchId)}`).catch(() => null),
+    archived,
   ]);
   const archived = (archive?.players || []).map((p) => ({ ...p, played_by: p.is_bot ? "computer" : "player" }));
   const seats = match?.seats || table?.seats || (archived.length ? archived : []);
@@ -312,16 +312,23 @@ export function historyPage(matchId) {
   }
 
   async function load() {
+    // The rating service's archive (seats, places, forfeit order) also keeps the transcript,
+    // which serves once the game service has let the match go.
+    const archived = ratingGet(`/matches/${encodeURIComponent(matchId)}`).catch(() => null);
     let transcript;
     try {
-      transcript = await api.transcript(matchId);
+      transcript = await api.transcript(matchId).catch(async (error) => {
+        const kept = error.status === 404 ? (await archived)?.fairness : null;
+        if (kept?.server_seed) return kept;
+        throw error;
+      });
     } catch (error) {
       if (state.closed) return;
       const text = error.code === "match_not_over" ? t("not_over") : `${t("unavailable")}: ${errorText(error)}`;
       fill(root, h("p", { class: "error", id: "replay-error" }, text), h("a", { href: `#/match/${matchId}` }, t("open_table")));
       return;
     }
-    const facts = await matchFacts(matchId);
+    const facts = await matchFacts(matchId, archived);
     if (state.closed) return;
     Object.assign(state, { transcript, facts, replay: (transcript.hands || []).map(replayHand) });
     draw();
