@@ -86,12 +86,12 @@ export function placements(totals, forfeits = []) {
 // ------------------------------------------------------------------ the page
 
 /** Who sat where and who left when, from whatever of the match this caller may read. */
-async function matchFacts(matchId, archived) {
+async function matchFacts(matchId, archiveRead) {
   const signedIn = Boolean(loadSession());
   const [match, table, archive] = await Promise.all([
     signedIn ? api.getMatch(matchId).catch(() => null) : null,
     signedIn ? api.getTable(matchId).catch(() => null) : null,
-    archived,
+    archiveRead,
   ]);
   const archived = (archive?.players || []).map((p) => ({ ...p, played_by: p.is_bot ? "computer" : "player" }));
   const seats = match?.seats || table?.seats || (archived.length ? archived : []);
