@@ -157,6 +157,39 @@ def test_hand_points_add_up_to_the_contract(
         context.close()
 
 
+def test_forfeited_players_are_placed_last_in_the_order_they_left(
+    browser: Any, game_server: LiveServer, finished: Any
+) -> None:
+    """The match as the service would show it had seats 1 then 3 forfeited (a live match's
+    resignations): whatever their totals, seat 3 is third and seat 1, who left first, last."""
+    player, match_id, _ = finished
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(game_server.url + "/")
+        page.evaluate(
+            "s => localStorage.setItem('king.session', JSON.stringify(s))", player.session()
+        )
+        real = player.match(match_id)
+
+        def with_forfeits(route: Any) -> None:
+            body = {**real, "forfeits": [1, 3]}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+        page.route(f"**/v1/matches/{match_id}", with_forfeits)
+        page.goto(f"{game_server.url}/#/history/{match_id}")
+        page.wait_for_selector("#replay-standings li")
+        rows = page.locator("#replay-standings li").evaluate_all(
+            "items => items.map(li => [Number(li.dataset.seat), Number(li.dataset.place),"
+            " li.textContent])"
+        )
+        assert [(seat, place) for seat, place, _ in rows[2:]] == [(3, 3), (1, 4)], rows
+        assert "left 2" in rows[2][2] and "left 1" in rows[3][2], rows
+        assert sorted(place for _, place, _ in rows[:2]) in ([1, 2], [1, 1])
+    finally:
+        context.close()
+
+
 def test_a_device_without_the_record_checks_the_deal_only(
     browser: Any, game_server: LiveServer, finished: Any
 ) -> None:
