@@ -143,5 +143,9 @@ def test_the_lobby_fits(
         assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
         assert horizontal_overflow(page) == []
         page.screenshot(path=str(artifacts / f"lists-lobby-{width}.png"), full_page=True)
+        page.click("#lang")  # the Turkish labels are longer
+        page.wait_for_selector("#my-matches .match-row")
+        assert horizontal_overflow(page) == [], "Türkçe"
+        page.screenshot(path=str(artifacts / f"lists-lobby-tr-{width}.png"), full_page=True)
     finally:
         context.close()
