@@ -3,10 +3,12 @@
 //   #/match/<id>  the table: play, clocks, score sheet, standings, Verify deck
 //   #/weekly      the weekly board      #/ladder  the all-time ladder
 //   #/profile/<player id>               rating and rating-history chart
+//   #/history/<match id>                a finished match replayed trick by trick
 
 import * as api from "./api.js";
 import { ladderPage, profilePage, weeklyPage } from "./boards.js";
 import { fill, h } from "./dom.js";
+import { historyPage } from "./history.js";
 import { lang, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { loadSession, saveSession, setLastMatch } from "./store.js";
@@ -65,7 +67,8 @@ export function route() {
   else if (page === "weekly") weeklyPage();
   else if (page === "ladder") ladderPage();
   else if (page === "profile" && arg) profilePage(decodeURIComponent(arg));
-  else lobbyPage();
+  else if (page === "history" && arg) teardown = historyPage(arg) || (() => {});
+  else teardown = lobbyPage() || (() => {});
 }
 
 // ------------------------------------------------------------------ start

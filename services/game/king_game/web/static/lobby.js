@@ -2,7 +2,8 @@
 
 import * as api from "./api.js";
 import { app, h, fill, toast, errorText, guestMarked } from "./dom.js";
-import { levelLabel, rulesetLabel, t } from "./i18n.js";
+import { lang, levelLabel, rulesetLabel, t } from "./i18n.js";
+import { fmt } from "./strings-lists.js";
 import { quickMatchPanel } from "./quickmatch.js";
 import { beginRecord, lastMatch, loadRecord, loadSession, newClientSeed, saveRecord, saveSession, setLastMatch } from "./store.js";
 import { route } from "./app.js";
@@ -168,85 +169,183 @@ function createForm() {
   );
 }
 
-export async function lobbyPage() {
+// ------------------------------------------------------------------ play now, my matches, open tables
+
+// The lobby re-reads the open tables and the caller's matches this often while it is shown.
+// GET /v1/tables sends no ETag, so each answer is compared with the last and redrawn on change.
+const POLL_MS = 3000;
+const RECENT_SHOWN = 5;
+
+/** "Play now": an 8-hand standard match against easy computer players, started at once. It
+ * seats the caller the fair way (commitment stored, then the seed made and sent with the seat). */
+async function playNow() {
+  const table = await api.createTable({ mode: "computer", level: "easy", hands: 8, ruleset: "standard", seat: 0 });
+  const matchId = table.match_id || table.id;
+  const record = beginRecord(matchId, table.server_commit, newClientSeed());
+  await api.joinTable(matchId, record.seed, 0);
+  record.seat = 0;
+  saveRecord(matchId, record);
+  setLastMatch(matchId);
+  location.hash = `#/match/${matchId}`;
+}
+
+function playNowPanel() {
+  const button = h("button", { type: "button", id: "play-now", class: "primary" }, t("play_now_button"));
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    playNow().catch((error) => {
+      button.disabled = false;
+      toast(errorText(error));
+    });
+  });
+  return h(
+    "section",
+    { class: "panel play-now", id: "play-now-panel" },
+    h("h2", {}, t("play_now_title")),
+    h("p", {}, t("play_now_text")),
+    button,
+    h("p", { class: "muted note", id: "computer-unrated" }, t("computer_unrated")),
+  );
+}
+
+const seatLabel = (s) => guestMarked(s.name || `${t("seat")} ${s.seat + 1}`, s.is_guest);
+
+function clockTime(ms) {
+  return new Date(ms).toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit" });
+}
+
+/** One match of GET /v1/me/matches as a readable row: who else plays, what kind of match,
+ * whose turn (and the deadline) or how it ended, and a link to the table or the replay. */
+function matchRow(m, ended) {
+  const seats = (m.seats || []).filter(Boolean);
+  const others = seats.filter((s) => s.seat !== m.seat).map(seatLabel);
+  const level = m.mode === "computer" && m.level ? ` · ${t(`level_${m.level}`)}` : "";
+  const kind = `${m.mode === "computer" ? t("computer_table") : t("live_table")}${level}`;
+  let state;
+  if (ended) {
+    const mine = seats.find((s) => s.seat === m.seat);
+    state = `${t(`outcome_${m.outcome || "finished"}`)}${mine?.forfeited ? ` · ${t("you_forfeited_short")}` : ""}`;
+  } else if (m.status === "waiting") {
+    state = fmt(t("waiting_seated"), { taken: seats.length });
+  } else if (m.my_turn) {
+    state = `${t("your_turn")}${m.deadline_ms ? ` · ${fmt(t("move_by"), { time: clockTime(m.deadline_ms) })}` : ""}`;
+  } else {
+    state = t("their_turn");
+  }
+  const link = ended
+    ? h("a", { href: `#/history/${m.match_id}`, class: "row-link replay-link" }, t("replay"))
+    : h("a", { href: `#/match/${m.match_id}`, class: "row-link" }, t("open_table"));
+  return h(
+    "li",
+    { class: `match-row${m.my_turn ? " my-turn" : ""}`, dataset: { match: m.match_id } },
+    h("span", { class: "row-main" }, h("span", { class: "row-who" }, others.length ? others.join(", ") : t("nobody_yet"))),
+    h("span", { class: "row-what" }, `${kind} · ${m.ruleset} · ${fmt(t("hands_n"), { n: m.hands })}`),
+    h("span", { class: `row-state${m.my_turn ? " turn" : ""}` }, state),
+    link,
+  );
+}
+
+function myMatchesPanel(data) {
+  const active = data?.active || [];
+  const recent = (data?.recent || []).slice(0, RECENT_SHOWN);
+  const resume = lastMatch();
+  return h(
+    "section",
+    { class: "panel my-matches" },
+    h("h2", {}, t("my_matches")),
+    active.length ? h("ul", { class: "match-rows", id: "active-matches" }, active.map((m) => matchRow(m, false))) : null,
+    !active.length && !recent.length
+      ? h(
+          "p",
+          { class: "empty" },
+          t("my_matches_none"),
+          resume ? [" ", h("a", { href: `#/match/${resume}`, id: "resume" }, `▶ ${resume.slice(0, 8)}`)] : null,
+        )
+      : null,
+    recent.length
+      ? [h("h3", {}, t("recent_matches")), h("ul", { class: "match-rows", id: "recent-matches" }, recent.map((m) => matchRow(m, true)))]
+      : null,
+  );
+}
+
+function tablesList(tables) {
+  if (!tables.length) return h("p", { class: "empty" }, t("no_tables"));
+  return h(
+    "ul",
+    { class: "match-rows" },
+    tables.map((table) => {
+      const seated = (table.seats || []).filter(Boolean);
+      return h(
+        "li",
+        { class: "match-row open-table", dataset: { match: table.match_id || table.id } },
+        h("span", { class: "row-who" }, fmt(t("table_row"), { ruleset: rulesetLabel(table.ruleset), hands: table.hands, taken: seated.length })),
+        seated.length ? h("span", { class: "row-what" }, fmt(t("table_by"), { names: seated.map(seatLabel).join(", ") })) : null,
+        h("button", { type: "button", class: "row-link", onclick: () => sitDown(table, null).catch((e) => toast(errorText(e))) }, t("join")),
+      );
+    }),
+  );
+}
+
+/** The lobby (#/). Returns the teardown that stops its polling when the route changes. */
+export function lobbyPage() {
   const session = loadSession();
   if (!session) {
     fill(app, h("h1", {}, t("title")), signInForm());
-    return;
+    return () => {};
   }
   const list = h("div", { class: "tables", id: "tables" }, "…");
   const mine = h("div", { id: "my-matches" });
-  const resume = lastMatch();
-  fill(app, 
+  // Phone: one column, in the order play now, my matches, open tables, quick match, create.
+  // Desktop: the ways to start a match on the left, the lists on the right.
+  fill(
+    app,
     h("p", { class: "who" }, `${t("signed_in_as")} `, h("strong", {}, guestMarked(session.name || session.player_id, session.guest))),
-    mine,
-    h("div", { class: "lobby" }, quickMatchPanel(h, toast), createForm(), h("section", { class: "panel" }, h("h2", {}, t("open_tables")), list)),
-  );
-  api
-    .myMatches()
-    .then((data) => {
-      const active = data?.active || [];
-      fill(
+    h(
+      "div",
+      { class: "lobby-grid" },
+      h("div", { class: "lobby-col start" }, playNowPanel(), quickMatchPanel(h, toast), createForm()),
+      h(
+        "div",
+        { class: "lobby-col lists" },
         mine,
-        active.length
-          ? h(
-              "section",
-              { class: "panel" },
-              h("h2", {}, t("my_matches")),
-              h(
-                "ul",
-                {},
-                active.map((m) =>
-                  h(
-                    "li",
-                    {},
-                    h(
-                      "a",
-                      { href: `#/match/${m.match_id}`, class: m.my_turn ? "my-turn" : "" },
-                      `${m.mode === "computer" ? t("computer_table") : t("live_table")} · ${m.hands} · ${m.status}${m.my_turn ? ` · ${t("your_turn")}` : ""}`,
-                    ),
-                  ),
-                ),
-              ),
-            )
-          : resume
-            ? h("p", {}, h("a", { href: `#/match/${resume}`, id: "resume" }, `▶ ${resume.slice(0, 8)}`))
-            : null,
-      );
-    })
-    .catch((error) => {
-      if (error.status === 401) {
-        saveSession(null);
-        route();
-      }
-    });
-  try {
-    const tables = await api.openTables();
-    fill(list, 
-      tables.length
-        ? h(
-            "ul",
-            {},
-            tables.map((table) => {
-              const taken = (table.seats || []).filter(Boolean).length;
-              return h(
-                "li",
-                { dataset: { match: table.match_id || table.id } },
-                `${table.ruleset} · ${table.hands} ${t("hands").toLowerCase()} · ${taken}/4 `,
-                h(
-                  "button",
-                  {
-                    type: "button",
-                    onclick: () => sitDown(table, null).catch((e) => toast(errorText(e))),
-                  },
-                  t("join"),
-                ),
-              );
-            }),
-          )
-        : t("no_tables"),
+        h("section", { class: "panel open-tables" }, h("h2", {}, t("open_tables")), h("p", { class: "muted note" }, t("lobby_auto")), list),
+      ),
+    ),
+  );
+
+  let closed = false;
+  let timer = null;
+  const last = { tables: null, mine: null };
+  // Redraw a part only when its answer changed, so a poll does not take the focus away.
+  const redraw = (part, el, data, draw) => {
+    const key = JSON.stringify(data);
+    if (key === last[part]) return;
+    last[part] = key;
+    fill(el, draw(data));
+  };
+  const loadTables = () =>
+    api.openTables().then(
+      (tables) => redraw("tables", list, tables, tablesList),
+      (error) => redraw("tables", list, { error: errorText(error) }, (e) => h("p", { class: "error" }, `${t("unavailable")}: ${e.error}`)),
     );
-  } catch (error) {
-    fill(list, `${t("unavailable")}: ${errorText(error)}`);
-  }
+  const loadMine = () =>
+    api.myMatches().then(
+      (data) => redraw("mine", mine, data, myMatchesPanel),
+      (error) => {
+        if (error.status === 401) {
+          saveSession(null);
+          route();
+        }
+      },
+    );
+  const tick = async () => {
+    if (closed) return;
+    if (!document.hidden) await Promise.all([loadTables(), loadMine()]);
+    if (!closed) timer = setTimeout(tick, POLL_MS);
+  };
+  tick();
+  return () => {
+    closed = true;
+    clearTimeout(timer);
+  };
 }
