@@ -266,7 +266,7 @@ export function historyPage(matchId) {
     const info = h(
       "p",
       { class: "muted", id: "replay-meta" },
-      [state.transcript.ruleset, fmt(t("hands_n"), { n: state.transcript.num_hands ?? hands.length }), t(`outcome_${state.transcript.outcome || "finished"}`)]
+      [state.transcript.ruleset, fmt(t("hands_n"), { n: state.transcript.num_hands ?? hands.length }), t(`ended_${state.transcript.outcome || "finished"}`)]
         .filter(Boolean)
         .join(" · "),
     );

@@ -224,7 +224,7 @@ function matchRow(m, ended) {
   let state;
   if (ended) {
     const mine = seats.find((s) => s.seat === m.seat);
-    state = `${t(`outcome_${m.outcome || "finished"}`)}${mine?.forfeited ? ` · ${t("you_forfeited_short")}` : ""}`;
+    state = `${t(`ended_${m.outcome || "finished"}`)}${mine?.forfeited ? ` · ${t("you_forfeited_short")}` : ""}`;
   } else if (m.status === "waiting") {
     state = fmt(t("waiting_seated"), { taken: seats.length });
   } else if (m.my_turn) {
@@ -278,7 +278,7 @@ function tablesList(tables) {
       return h(
         "li",
         { class: "match-row open-table", dataset: { match: table.match_id || table.id } },
-        h("span", { class: "row-who" }, fmt(t("table_row"), { ruleset: rulesetLabel(table.ruleset), hands: table.hands, taken: seated.length })),
+        h("span", { class: "row-who" }, fmt(t("table_row"), { ruleset: table.ruleset, hands: table.hands, taken: seated.length })),
         seated.length ? h("span", { class: "row-what" }, fmt(t("table_by"), { names: seated.map(seatLabel).join(", ") })) : null,
         h("button", { type: "button", class: "row-link", onclick: () => sitDown(table, null).catch((e) => toast(errorText(e))) }, t("join")),
       );
