@@ -20,6 +20,7 @@ Printed figures (``name: value``):
 * ``api.redis_match_keys_bytes_per_match`` / ``…player_keys…`` and
   ``api.redis_bytes_per_match.<kind>`` — ``MEMORY USAGE`` of the keys at that moment;
 * ``api.server_cpu_ms_per_move`` — the service's CPU per applied move;
+  ``api.redis_cpu_ms_per_move`` — Redis's (all primaries');
 * ``api.machine_checked_moves_per_s_before`` / ``_after`` — the engine benchmark's figure on
   one core, just before and after: the machine's own speed, which every other figure follows;
 * ``api.cluster.*`` — the same figures for 100 matches with the match state on a local
@@ -337,6 +338,15 @@ def _memory(redis: Any) -> tuple[int, int]:
     return total - sum(int(info.get("mem_clients_normal", 0)) for info in infos), total
 
 
+def _redis_cpu_s(redis: Any) -> float:
+    """CPU seconds the Redis server (every primary of a cluster) has used so far."""
+    if is_cluster(redis):
+        infos = list(redis.info("cpu", target_nodes=redis.PRIMARIES).values())
+    else:
+        infos = [redis.info("cpu")]
+    return sum(float(i["used_cpu_user"]) + float(i["used_cpu_sys"]) for i in infos)
+
+
 def _primary_key_share(redis: Any) -> float:
     """The largest share of the match keys one primary of a cluster holds."""
     counts = [
@@ -391,6 +401,7 @@ async def _drive(
         gc.set_threshold(50_000, 20, 100)
         started = time.perf_counter()
         cpu_started = cpu_seconds()
+        redis_cpu_started = _redis_cpu_s(redis)
         tasks = [
             asyncio.create_task(load.player(match_id, seat, group[seat]))
             for match_id, group in zip(match_ids, groups, strict=True)
@@ -435,6 +446,7 @@ async def _drive(
         _done, pending = await asyncio.wait(tasks, timeout=seconds or None)
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds() - cpu_started
+        redis_cpu = _redis_cpu_s(redis) - redis_cpu_started
         moves = load.moves
         if load.measure_until != float("inf") and not sampler.done():
             # The key sizes are being read (it takes seconds at N = 1,000): let it finish
@@ -476,6 +488,8 @@ async def _drive(
         # running (the load generator and Redis share them here).
         "server_cpu_ms_per_move": 1000 * cpu / max(1, moves),
         "capacity_moves_per_s_2_cores": 2 * moves / max(cpu, 1e-9),
+        # Redis's own CPU per move (the memory and key-size reads during play included).
+        "redis_cpu_ms_per_move": 1000 * redis_cpu / max(1, moves),
         **({"max_primary_key_share": shares[0]} if shares else {}),
     }
 
