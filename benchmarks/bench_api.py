@@ -730,7 +730,7 @@ def main(argv: list[str]) -> None:
         print(f"{prefix}.matches: {size}")
         for name, value in figures.items():
             # CPU per move keeps three decimals: changes of a few per cent matter there.
-            digits = 3 if name == "server_cpu_ms_per_move" else 1
+            digits = 3 if name.endswith("cpu_ms_per_move") else 1
             print(
                 f"{prefix}.{name}: {value:.{digits}f}"
                 if isinstance(value, float)
