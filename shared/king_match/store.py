@@ -5,8 +5,9 @@ match and hands it to the pieces that do it:
   seats), pure functions of a ``Change``;
 * ``writer`` — the one writer path: load, apply the due timeouts and the change, commit
   (``commit`` and ``lua/commit.lua``), then the jobs;
-* ``reads`` — loading a match and reading its event log; ``notify`` wakes the waiting readers
-  and ``latest`` keeps each followed match's latest commit for the next write;
+* ``reads`` — loading a match and reading its event log; ``lists`` — the lobby and a player's
+  matches; ``notify`` wakes the waiting readers (``shards`` on a cluster) and ``latest`` keeps
+  each followed match's latest commit for the next write;
 * ``keys`` — every Redis key name.
 """
 
@@ -23,7 +24,7 @@ from king_engine import MatchState, Move, view_for
 from king_engine import SeatView as SeatView
 from king_message import FinishedMatch
 
-from . import fairness, lifecycle, seating
+from . import fairness, lifecycle, lists, seating
 from .errors import MatchError
 from .idempotency import Idem, MoveResult
 from .jobs import Enqueuer, NoQueue
@@ -180,50 +181,11 @@ class MatchStore:
 
     def lobby(self, limit: int = 50) -> list[MatchRecord]:
         """Open live tables someone sits at, oldest first."""
-        pipe = self.redis.pipeline(transaction=False)
-        for index in self.keys.all_lobbies:
-            pipe.zrange(index, 0, max(0, limit * 2 - 1), withscores=True)
-        listed = sorted((score, as_text(raw)) for found in pipe.execute() for raw, score in found)
-        records = []
-        for _, match_id in listed[: limit * 2]:
-            try:
-                record, _, _ = self.reader.load(match_id)
-            except MatchError:
-                self.redis.zrem(self.keys.lobby(match_id), match_id)
-                continue
-            # A table nobody sits at yet (its creator has not joined) is not offered.
-            if record.status == "waiting" and record.free_seats() and record.human_ids():
-                records.append(record)
-        return records[:limit]
+        return lists.lobby(self, limit)
 
     def player_matches(self, player_id: str) -> tuple[list[MatchRecord], list[MatchRecord]]:
         """(active or waiting matches, recently ended ones) of a player."""
-        active: list[MatchRecord] = []
-        recent: list[MatchRecord] = []
-        active_key = self.keys.active(player_id)
-        members: Any = self.redis.zrange(active_key, 0, -1)
-        for raw in members:
-            try:
-                record, _ = self.load(as_text(raw))
-            except MatchError:
-                self.redis.zrem(active_key, raw)
-                continue
-            if record.ended:
-                self.redis.zrem(active_key, raw)
-                recent.append(record)
-            elif record.seat_of(player_id) is not None:
-                active.append(record)
-        recent_ids: Any = self.redis.zrevrange(self.keys.recent(player_id), 0, 19)
-        for raw in recent_ids:
-            if any(r.match_id == as_text(raw) for r in recent):
-                continue
-            try:
-                record, _, _ = self.reader.load(as_text(raw))
-            except MatchError:
-                continue
-            recent.append(record)
-        recent.sort(key=lambda r: r.ended_ms or 0, reverse=True)
-        return active, recent
+        return lists.player_matches(self, player_id)
 
     def finished_message(self, match_id: str) -> FinishedMatch | None:
         raw = self.redis.get(self.keys.finished(match_id))

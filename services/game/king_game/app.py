@@ -64,7 +64,12 @@ def _redis(settings: Settings) -> tuple[Redis, dict[str, Any]]:
     if settings.match.cluster:
         redis = connect(settings.match, max_connections=settings.redis_pool_max, **options)
         uri = re.sub(r"^rediss?://", "redis+cluster://", settings.redis_url)
-        return redis, {"RATELIMIT_STORAGE_URI": uri}
+        # (No pool of ours: named anyway, since Flask-Limiter merges the options of every
+        # app a process initialises, as the tests' several apps do.)
+        return redis, {
+            "RATELIMIT_STORAGE_URI": uri,
+            "RATELIMIT_STORAGE_OPTIONS": {"connection_pool": None},
+        }
     # A bounded pool that makes a request wait for a free connection (instead of failing)
     # when thousands of greenlets are busy at once; the rate limiter shares it.
     pool = BlockingConnectionPool.from_url(
