@@ -29,12 +29,20 @@ class ClockSettings:
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
     redis_url: str = DEFAULT_REDIS_URL
+    #: The plain Redis of the RQ queues (``bots``, ``ratings``); None: the match Redis. RQ does
+    #: not run on Redis Cluster, so a clustered match store needs a queue Redis of its own.
+    queue_redis_url: str | None = None
     key_prefix: str = "king:"
     clocks: ClockSettings = ClockSettings()
     #: How long a finished match (state, events, transcript, rating message) stays in Redis.
     retention_s: int = 8 * 24 * 3600
     #: How long an idempotency key remembers its first answer.
     idempotency_ttl_s: int = 24 * 3600
+
+    @property
+    def queue_url(self) -> str:
+        """Where every RQ job is enqueued and worked: ``QUEUE_REDIS_URL``, else ``REDIS_URL``."""
+        return self.queue_redis_url or self.redis_url
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> MatchSettings:
@@ -48,6 +56,7 @@ class MatchSettings:
         )
         return cls(
             redis_url=source.get("REDIS_URL", DEFAULT_REDIS_URL),
+            queue_redis_url=source.get("QUEUE_REDIS_URL") or None,
             key_prefix=source.get("KING_KEY_PREFIX", "king:"),
             clocks=clocks,
             retention_s=int(source.get("KING_RETENTION_S", str(8 * 24 * 3600))),

@@ -38,9 +38,16 @@ def get_store() -> MatchStore:
     with _lock:
         if _store is None:
             settings = MatchSettings.from_env()
+            # Matches on the match Redis; the next bot turn and the finished-match message go
+            # to the queue Redis (the same server unless QUEUE_REDIS_URL names another).
             redis = Redis.from_url(settings.redis_url)
+            queues = (
+                redis
+                if settings.queue_url == settings.redis_url
+                else Redis.from_url(settings.queue_url)
+            )
             _store = MatchStore(
-                redis, settings, RQEnqueuer(redis), on_finished=record_match_finished
+                redis, settings, RQEnqueuer(queues), on_finished=record_match_finished
             )
         return _store
 

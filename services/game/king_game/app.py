@@ -95,6 +95,21 @@ def create_app(
         },
     )
     redis = Redis(connection_pool=redis_pool)
+    # RQ jobs (bot turns, finished matches) go to the queue Redis: the match Redis unless
+    # QUEUE_REDIS_URL names another (RQ does not run on a Redis Cluster).
+    queue_url = settings.match.queue_url
+    queues = redis
+    if queue_url != settings.redis_url:
+        queues = Redis(
+            connection_pool=BlockingConnectionPool.from_url(
+                queue_url,
+                max_connections=settings.redis_pool_max,
+                timeout=10,
+                socket_connect_timeout=min(2.0, settings.redis_timeout_s),
+                socket_timeout=settings.redis_timeout_s,
+                protocol=2,
+            )
+        )
     notifier = EventNotifier(redis, settings.match.key_prefix)
     store_kwargs: dict[str, Any] = {"notifier": notifier}
     if clock is not None:
@@ -102,7 +117,7 @@ def create_app(
     store = MatchStore(
         redis,
         settings.match,
-        RQEnqueuer(redis),
+        RQEnqueuer(queues),
         on_finished=record_match_finished,
         **store_kwargs,
     )
@@ -166,7 +181,7 @@ def create_app(
         from king_game import shortcut
 
         shortcut.install(app, app.extensions["king_game"])
-    king_metrics.watch_queues(settings.redis_url, ["bots", "ratings"])
+    king_metrics.watch_queues(queue_url, ["bots", "ratings"])
     # Every active match waits on exactly one deadline: the deadline index counts them for
     # every copy of the service alike.
     king_metrics.track_active_matches(lambda: {"all": int(redis.zcard(store.keys.deadlines))})

@@ -32,8 +32,11 @@ class MeteredSweeper(Sweeper):
 def build(settings: MatchSettings | None = None) -> Sweeper:
     settings = settings or MatchSettings.from_env()
     redis = Redis.from_url(settings.redis_url)
+    queues = (
+        redis if settings.queue_url == settings.redis_url else Redis.from_url(settings.queue_url)
+    )
     store = MatchStore(
-        redis, settings, RQEnqueuer(redis), on_finished=king_metrics.record_match_finished
+        redis, settings, RQEnqueuer(queues), on_finished=king_metrics.record_match_finished
     )
     return MeteredSweeper(store)
 
