@@ -93,7 +93,9 @@ def post_worker_init(worker: Any) -> None:
     app = getattr(worker, "wsgi", None)
     if isinstance(app, Flask):
         install(app, service="rating")
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    redis_url = os.environ.get("QUEUE_REDIS_URL") or os.environ.get(
+        "REDIS_URL", "redis://127.0.0.1:6379/0"
+    )
     watch_queues(redis_url, [os.environ.get("RATING_QUEUE", "ratings"), "bots"])
 
 

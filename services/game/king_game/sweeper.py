@@ -15,7 +15,7 @@ from types import FrameType
 import king_metrics
 from redis import Redis
 
-from king_match import MatchSettings, MatchStore, Sweeper
+from king_match import MatchSettings, MatchStore, Sweeper, connect
 from king_match.rq_enqueuer import RQEnqueuer
 
 
@@ -31,9 +31,10 @@ class MeteredSweeper(Sweeper):
 
 def build(settings: MatchSettings | None = None) -> Sweeper:
     settings = settings or MatchSettings.from_env()
-    redis = Redis.from_url(settings.redis_url)
+    redis = connect(settings)
+    queues = Redis.from_url(settings.queue_url) if settings.separate_queues else redis
     store = MatchStore(
-        redis, settings, RQEnqueuer(redis), on_finished=king_metrics.record_match_finished
+        redis, settings, RQEnqueuer(queues), on_finished=king_metrics.record_match_finished
     )
     return MeteredSweeper(store)
 

@@ -14,6 +14,7 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 @dataclass(frozen=True, slots=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
+    #: The queue Redis (the service's only Redis): ``QUEUE_REDIS_URL``, else ``REDIS_URL``.
     redis_url: str = DEFAULT_REDIS_URL
     queue_name: str = RATINGS_QUEUE
     #: A finished week is frozen this long after it ends, so matches that ended just before
@@ -27,7 +28,7 @@ class Settings:
         env = os.environ
         return cls(
             database_url=env.get("DATABASE_URL", DEFAULT_DATABASE_URL),
-            redis_url=env.get("REDIS_URL", DEFAULT_REDIS_URL),
+            redis_url=env.get("QUEUE_REDIS_URL") or env.get("REDIS_URL", DEFAULT_REDIS_URL),
             queue_name=env.get("RATING_QUEUE", RATINGS_QUEUE),
             freeze_grace_seconds=int(env.get("RATING_FREEZE_GRACE_SECONDS", "3600")),
             pool_min_size=int(env.get("RATING_DB_POOL_MIN", "1")),
