@@ -30,10 +30,19 @@ from .test_events import (
     test_stream_resumes_and_ends_with_match_finished,
     test_your_turn_carries_what_the_view_read_answers,
 )
+from .test_queue_redis import (
+    queue_redis_url,
+    rating_schema,
+)
+from .test_queue_redis import (
+    test_bot_jobs_and_finished_matches_go_through_the_queue_redis as queue_redis_match,
+)
 
 pytestmark = pytest.mark.integration
 
 __all__ = [
+    "queue_redis_url",
+    "rating_schema",
     "test_a_retry_with_the_same_idempotency_key_gets_the_first_answer",
     "test_a_stream_with_turns_announces_each_turn_privately",
     "test_etag_and_if_none_match",
@@ -75,3 +84,18 @@ def test_the_service_keeps_its_matches_on_the_cluster(app: Flask, client: FlaskC
 
     store = app.extensions["king_game"].store
     assert is_cluster(store.redis) and store.keys.buckets > 0
+
+
+@pytest.mark.slow
+def test_a_computer_match_is_played_to_the_end_on_the_cluster(
+    settings: Settings,
+    game_env: dict[str, str],
+    redis_cluster_url: str,
+    queue_redis_url: str,
+    rating_schema: str,
+) -> None:
+    """The queue-Redis test again with the match state on the cluster: the bot worker plays
+    from the cluster and takes its jobs from the queue Redis, and the finished match reaches
+    the rating database."""
+    env = {**game_env, "REDIS_URL": redis_cluster_url, "REDIS_CLUSTER": "on"}
+    queue_redis_match(settings, env, queue_redis_url, rating_schema)
