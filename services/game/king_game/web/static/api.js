@@ -118,6 +118,7 @@ export const events = (matchId, after, wait = 20, signal) =>
 
 /** The KINGDEAL-v1 transcript of an ended match (public). */
 export const transcript = (matchId) => game("GET", `/matches/${matchId}/fairness`);
+export const rules = () => game("GET", "/rules"); // public: contracts, quotas, clocks
 
 // ------------------------------------------------------------------ rating service
 
