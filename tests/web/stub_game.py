@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, Response, jsonify, request
 
 from king_engine import (
     CONTRACTS,
+    RULESETS,
     BadInput,
     IllegalMove,
     MatchState,
@@ -49,6 +50,9 @@ class StubMatch:
     owner: str | None = None
     state: MatchState | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
+    #: The public events, numbered as the service numbers them (``seq``, and ``v`` the version
+    #: after the change), served by the long-poll.
+    events: list[dict[str, Any]] = field(default_factory=list)
     deadline_ms: int = 0
     #: A test sets it: the human forfeited and the computer plays seat 0 (as after a live
     #: player's takeover), while the engine may still name seat 0 as the mover.
@@ -62,7 +66,9 @@ class StubMatch:
 class StubGame:
     """The matches, guarded by one lock (the test server is threaded)."""
 
-    def __init__(self, seed: int = 1) -> None:
+    def __init__(self, seed: int = 1, move_ms: int = MOVE_MS, reserve_ms: int = 0) -> None:
+        self.move_ms = move_ms
+        self.reserve_ms = reserve_ms
         self.lock = threading.Lock()
         self.matches: dict[str, StubMatch] = {}
         self.tokens: dict[str, str] = {}
@@ -91,6 +97,18 @@ class StubGame:
             name = (request.get_json(silent=True) or {}).get("name") or "Misafir"
             account = {"id": player_id, "name": name, "is_guest": True, "is_bot": False}
             return {"token": token, "account": account}, 201
+
+        @bp.get("/rules")
+        def rules() -> Any:
+            # The part of the service's answer the table reads: contract totals and quotas.
+            contracts = [{"code": spec.code, "turkish": spec.turkish, "total": spec.total,
+                          "penalty": spec.is_penalty} for spec in CONTRACTS]  # fmt: skip
+            rulesets = [
+                {"name": name, "hands": list(rs.lengths),
+                 "quotas": {str(n): rs.describe_quotas(n) for n in rs.lengths}}
+                for name, rs in RULESETS.items()
+            ]  # fmt: skip
+            return {"contracts": contracts, "rulesets": rulesets}
 
         @bp.get("/tables")
         def tables() -> Any:
@@ -148,6 +166,7 @@ class StubGame:
                 body = request.get_json()
                 if body.get("version") not in (None, state.version):
                     return problem(409, "stale_version", "re-read the match")
+                first = len(match.events)
                 try:
                     self._apply(match, 0, parse_move(body["move"]))
                 except IllegalMove as error:
@@ -155,16 +174,29 @@ class StubGame:
                     return problem(status, error.code, error.message, **error.details)
                 except BadInput as error:
                     return problem(422, error.code, error.message)
+                mine = match.events[first:]
+                version = state.version
                 self._bots(match)
-                return {"match_id": match_id, "version": state.version, "seat": 0,
-                        "move": body["move"], "events": []}  # fmt: skip
+                return {"match_id": match_id, "version": version, "seat": 0,
+                        "move": body["move"], "events": mine}  # fmt: skip
 
         @bp.get("/matches/<match_id>/events")
         def events(match_id: str) -> Any:
-            # The moves answer at once here, so the long poll just waits a little.
+            # Newer events at once, else wait up to a second for one.
             after = request.args.get("after", 0, type=int)
-            time.sleep(1)
-            return {"events": [], "last_seq": after, "reset": False, "finished": False}
+            match = self.matches[match_id]
+            for _ in range(20):
+                with self.lock:
+                    events = [dict(e) for e in match.events if e["seq"] > after]
+                if events:
+                    break
+                time.sleep(0.05)
+            return {
+                "events": events,
+                "last_seq": events[-1]["seq"] if events else after,
+                "reset": False,
+                "finished": any(e["type"] == "match_finished" for e in events),
+            }
 
         @bp.get("/matches/<match_id>/fairness")
         def transcript(match_id: str) -> Any:
@@ -182,7 +214,14 @@ class StubGame:
         state = match.state
         assert state is not None
         hand, declarer = state.hand_index, state.declarer
-        state.apply(seat, move)
+        for event in state.apply(seat, move):
+            self._event(match, event)
+        if state.is_over:
+            totals = list(state.totals)
+            self._event(match, {"type": "match_finished", "outcome": "finished",
+                                "reason": "played_out", "totals": totals,
+                                "places": placements(totals, []),
+                                "winners": match_winners(totals, []), "forfeits": []})  # fmt: skip
         if not match.log or match.log[-1]["hand"] != hand:
             match.log.append({"hand": hand, "declarer": declarer,
                               "contract": None, "trump": None, "plays": []})  # fmt: skip
@@ -193,13 +232,17 @@ class StubGame:
         elif isinstance(move, PlayCard):
             entry["plays"].append([seat, format_card(move.card)])
 
+    def _event(self, match: StubMatch, event: dict[str, Any]) -> None:
+        assert match.state is not None
+        match.events.append({**event, "seq": len(match.events) + 1, "v": match.state.version})
+
     def _bots(self, match: StubMatch) -> None:
         state = match.state
         assert state is not None
         while not state.is_over and state.current_player != 0:
             action = self.rng.choice(list(state.legal_actions()))
             self._apply(match, state.current_player, move_of_action(action))
-        match.deadline_ms = int(time.time() * 1000) + MOVE_MS
+        match.deadline_ms = int(time.time() * 1000) + self.move_ms
 
     def _start(self, match: StubMatch, seed: bytes) -> dict[str, Any]:
         match.seeds = [seed, kingdeal.BOT_SEED, kingdeal.BOT_SEED, kingdeal.BOT_SEED]
@@ -266,10 +309,10 @@ class StubGame:
             clock={
                 "server_time_ms": now,
                 "turn": state.current_player,
-                "turn_started_ms": match.deadline_ms - MOVE_MS,
-                "deadline_ms": match.deadline_ms,
-                "move_ms": MOVE_MS,
-                "reserve_ms": [0, 0, 0, 0],
+                "turn_started_ms": match.deadline_ms - self.move_ms,
+                "deadline_ms": match.deadline_ms + self.reserve_ms,
+                "move_ms": self.move_ms,
+                "reserve_ms": [self.reserve_ms] * 4,
             },
         )
         if state.is_over:
@@ -291,9 +334,9 @@ class StubGame:
         }
 
 
-def stub_app(web_blueprint: Blueprint, seed: int = 1) -> tuple[Flask, StubGame]:
+def stub_app(web_blueprint: Blueprint, seed: int = 1, **clocks: int) -> tuple[Flask, StubGame]:
     app = Flask("king_web_stub")
-    game = StubGame(seed)
+    game = StubGame(seed, **clocks)
     app.register_blueprint(game.blueprint())
     app.register_blueprint(web_blueprint)
     return app, game

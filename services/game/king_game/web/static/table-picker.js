@@ -144,7 +144,7 @@ export function contractPicker(view, me, send) {
     "section",
     { class: "picker", id: "contract-picker" },
     h("h3", {}, t("choose_contract")),
-    h("p", { class: "my-picks" }, `${t("your_picks")}: `, pickMarks(view, me)),
+    h("p", { class: "my-picks", title: t("picks_title") }, `${t("your_picks")}: `, pickMarks(view, me)),
     penalty.length ? h("div", { class: "choices" }, penalty.map((c) => choice(c, send))) : null,
     koz.length
       ? h(
