@@ -117,7 +117,8 @@ export function suitIcon(suit) {
 
 function corner(code, flip) {
   const g = svg("g", flip ? { transform: "rotate(180 30 42)" } : {});
-  const text = svg("text", { x: 7.5, y: 13, class: "index", "text-anchor": "middle" });
+  const ten = code[0] === "T";
+  const text = svg("text", { x: 7.5, y: 13, class: `index${ten ? " ten" : ""}`, "text-anchor": "middle" });
   text.textContent = rankText(code);
   g.append(text, suitShape(suitOf(code), 7.5, 20.5, 8));
   return g;

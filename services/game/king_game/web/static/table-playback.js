@@ -15,7 +15,7 @@ const PACE_KEY = "king.pace";
 export const PACES = {
   slow: { card: 1100, own: 300, trick: 1400, collect: 550, summary: 12000, note: 1200 },
   normal: { card: 650, own: 200, trick: 900, collect: 450, summary: 8000, note: 800 },
-  fast: { card: 180, own: 60, trick: 300, collect: 200, summary: 4000, note: 250 },
+  fast: { card: 150, own: 50, trick: 250, collect: 150, summary: 4000, note: 200 },
 };
 
 export function pace() {

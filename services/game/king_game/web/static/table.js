@@ -214,9 +214,8 @@ export function matchPage(matchId) {
         "div",
         { class: "board" },
         h("div", { class: "play" }, trickArea(view, match, me, model, live, over), over ? null : hand(view, model, me, live)),
-        sidePanel(shownView(view, model, over), match, me, model),
+        h("div", { class: "side-col" }, sidePanel(shownView(view, model, over), match, me, model), scoreSheet(shownView(view, model, over), match, me, model)),
       ),
-      scoreSheet(shownView(view, model, over), match, me, model),
       over ? standings(view, match, me) : null,
       over ? verifyPanel(state.verify, runVerify) : null,
     ]);
@@ -232,6 +231,9 @@ export function matchPage(matchId) {
       { class: "table-settings" },
       h("summary", { "aria-label": t("settings"), title: t("settings") }, "⚙"),
       h(
+        "div",
+        { class: "box" },
+        h(
         "label",
         {},
         `${t("pace")} `,
@@ -254,6 +256,7 @@ export function matchPage(matchId) {
           },
         }),
         ` ${t("four_colour")}`,
+      ),
       ),
     );
     if (state.settingsOpen) settings.open = true;
@@ -344,7 +347,12 @@ export function matchPage(matchId) {
           : null;
     return h(
       "section",
-      { class: `trick${collect}${centre ? " has-centre" : ""}${choosing ? " choosing" : ""}`, id: "trick", "aria-label": t("trick") },
+      {
+        class: `trick${collect}${centre ? " has-centre" : ""}${choosing ? " choosing" : ""}`,
+        id: "trick",
+        "aria-label": t("trick"),
+        style: `--collect: ${PACES[pace()].collect}ms`,
+      },
       [0, 1, 2, 3].map((seat) => {
         const pos = positionOf(seat, me);
         const name = seatName(match, seat, me);
