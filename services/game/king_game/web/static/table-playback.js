@@ -13,9 +13,9 @@ const PACE_KEY = "king.pace";
 // Milliseconds: after another seat's card, after our own, the winner shown before the trick is
 // taken away, the trick on its way to the winner, and the hand's summary unless pressed on.
 export const PACES = {
-  slow: { card: 1100, own: 300, trick: 1400, collect: 550, summary: 12000, note: 1200 },
-  normal: { card: 650, own: 200, trick: 900, collect: 450, summary: 8000, note: 800 },
-  fast: { card: 150, own: 50, trick: 250, collect: 150, summary: 4000, note: 200 },
+  slow: { card: 1100, own: 600, trick: 1400, collect: 550, summary: 12000, note: 1200 },
+  normal: { card: 650, own: 400, trick: 900, collect: 450, summary: 8000, note: 800 },
+  fast: { card: 150, own: 100, trick: 250, collect: 150, summary: 4000, note: 200 },
 };
 
 export function pace() {
@@ -173,6 +173,7 @@ export class Playback {
         m.last = { leader: m.trick.leader, plays: [...m.trick.plays], winner: event.seat };
         m.trick = emptyTrick();
         step();
+        await sleep(timing.card / 2); // an empty felt for a moment before the next lead
         return;
       }
       case "hand_scored": {
