@@ -312,13 +312,20 @@ class StubGame:
                 "turn_started_ms": match.deadline_ms - self.move_ms,
                 "deadline_ms": match.deadline_ms + self.reserve_ms,
                 "move_ms": self.move_ms,
-                "reserve_ms": [self.reserve_ms] * 4,
+                "reserve_ms": self._reserves(state.current_player, match.deadline_ms, now),
             },
         )
         if state.is_over:
             body["places"] = placements(list(state.totals), forfeits)
             body["winners"] = match_winners(list(state.totals), forfeits)
         return body
+
+    def _reserves(self, turn: int | None, move_end_ms: int, now: int) -> list[int]:
+        """Every seat's reserve, the mover's charged with its time past the move clock."""
+        reserves = [self.reserve_ms] * 4
+        if turn is not None and self.reserve_ms:
+            reserves[turn] = max(0, self.reserve_ms - max(0, now - move_end_ms))
+        return reserves
 
     def transcript(self, match: StubMatch) -> dict[str, Any]:
         return {

@@ -67,6 +67,13 @@ function shownView(view, model, over) {
   };
 }
 
+/** A name over its tags, both cut short with an ellipsis (the full name is the title). */
+function nameBlock(match, seat, me) {
+  const full = seatName(match, seat, me);
+  const [name, tags] = splitName(match, seat, full);
+  return h("span", { class: "nm", title: full }, name, tags ? h("span", { class: "tags" }, tags) : null);
+}
+
 const ended = (data) => data?.view?.phase === "over" || ["finished", "aborted"].includes(data?.match?.status);
 
 export function matchPage(matchId) {
@@ -451,7 +458,7 @@ export function matchPage(matchId) {
             h(
               "tr",
               { class: s === me ? "me" : "" },
-              h("td", { class: "who" }, h("span", { class: "nm", title: seatName(match, s, me) }, seatName(match, s, me))),
+              h("td", { class: "who" }, nameBlock(match, s, me)),
               h("td", {}, pickMarks(view, s)),
               h("td", {}, model.taken[s]),
               h("td", {}, model.points[s]),
@@ -475,7 +482,7 @@ export function matchPage(matchId) {
         h(
           "table",
           { id: "score-sheet" },
-          h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), [0, 1, 2, 3].map((s) => h("th", {}, h("span", { class: "nm", title: seatName(match, s, me) }, splitName(match, s, seatName(match, s, me))[0]))))),
+          h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), [0, 1, 2, 3].map((s) => h("th", {}, nameBlock(match, s, me))))),
           h(
             "tbody",
             {},
