@@ -11,6 +11,8 @@ export const positionOf = (seat, me) => POSITIONS[(seat - me + 4) % 4];
 
 /** The end of a hand: who took what, each seat's points for the hand, the running totals. */
 export function handSummary(summary, match, me, { last, onContinue }) {
+  // Only the contracts that score cards (Kupa, Kız, Erkek, Rıfkı) have cards to list.
+  const cards = ["hearts", "queens", "boys", "king_of_hearts"].includes(summary.contract);
   const seconds = Math.max(0, Math.ceil((summary.ends - Date.now()) / 1000));
   return h(
     "section",
@@ -26,7 +28,7 @@ export function handSummary(summary, match, me, { last, onContinue }) {
     h(
       "table",
       { class: "summary-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("tricks_taken")), h("th", {}, t("penalty_cards")), h("th", {}, t("hand_points")), h("th", {}, t("total")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("tricks_taken")), cards ? h("th", {}, t("penalty_cards")) : null, h("th", {}, t("hand_points")), h("th", {}, t("total")))),
       h(
         "tbody",
         {},
@@ -36,7 +38,7 @@ export function handSummary(summary, match, me, { last, onContinue }) {
             { class: s === me ? "me" : "", dataset: { seat: s } },
             h("td", { class: "who" }, h("span", { class: "nm" }, seatName(match, s, me))),
             h("td", { class: "tricks" }, summary.taken[s]),
-            h("td", { class: "cards" }, summary.penalties[s].map((c) => cardElement(c))),
+            cards ? h("td", { class: "cards" }, summary.penalties[s].map((c) => cardElement(c))) : null,
             h("td", { class: `hp${summary.points[s] < 0 ? " neg" : summary.points[s] > 0 ? " pos" : ""}` }, summary.points[s]),
             h("td", { class: "tot" }, summary.totals[s]),
           ),
