@@ -61,7 +61,8 @@ def state_of(game: StubGame, match_id: str) -> MatchState:
 def view0(game: StubGame, match_id: str) -> dict[str, Any]:
     """Seat 0's view, as the service would send it."""
     with game.lock:
-        return view_for(state_of(game, match_id), 0).to_dict()
+        view: dict[str, Any] = view_for(state_of(game, match_id), 0).to_dict()
+    return view
 
 
 def advance(

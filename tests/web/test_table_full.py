@@ -17,7 +17,8 @@ from .play import create_computer_table, play_to_the_end, sign_in_as_guest
 from .servers import LiveServer
 from .test_full_match import game_env, game_server  # noqa: F401  (module fixtures)
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+# A match at the default pace lasts several minutes: past the suite's 300 s limit per test.
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.timeout(1200)]
 
 # Keeps what every hand's summary said, once per hand, for as long as the page lives.
 SUMMARIES_JS = """

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from king_engine import view_for
+from king_engine import MatchState, view_for
 
 from .play import wait_for_my_move
 from .servers import LiveServer, load_web_blueprint
@@ -99,7 +99,7 @@ def test_cards_appear_one_by_one_and_the_trick_goes_to_its_winner(
     assert felt[-1]["active"] is True, "my turn once the table has caught up"
     felt = felt[: cleared + 1]
     plays = [f"{p['seat']}:{p['card']}" for p in trick["plays"]]
-    first_seen = {}
+    first_seen: dict[int, dict[str, Any]] = {}
     for entry in felt:
         first_seen.setdefault(len(entry["cards"]), entry)
     assert [first_seen[n]["cards"] for n in (1, 2, 3, 4)] == [plays[:n] for n in (1, 2, 3, 4)]
@@ -188,7 +188,7 @@ def test_cards_have_spoken_names_in_the_pages_language(
         assert turkish_name("TH") == "kupa onlusu"
 
 
-def last_trick_of_hand_0(state: Any) -> bool:
+def last_trick_of_hand_0(state: MatchState) -> bool:
     return state.hand_index == 0 and state.trick_no == 12 and state.current_player == 0
 
 

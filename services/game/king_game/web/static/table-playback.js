@@ -152,8 +152,11 @@ export class Playback {
         m.note = null;
         return;
       case "card_played": {
-        if (m.trick.winner !== null || m.trick.plays.length >= 4) m.trick = emptyTrick();
+        // A new trick, or (after a gap in the log) a trick whose start was never seen.
+        const other = m.trick.index !== undefined && event.trick !== undefined && m.trick.index !== event.trick;
+        if (m.trick.winner !== null || m.trick.plays.length >= 4 || other) m.trick = emptyTrick();
         if (!m.trick.plays.length) m.trick.leader = event.seat;
+        m.trick.index = event.trick;
         m.trick.plays.push({ seat: event.seat, card: event.card });
         if (event.seat === this.seat) m.myPlayed.add(event.card);
         step();
@@ -161,6 +164,14 @@ export class Playback {
         return;
       }
       case "trick_won": {
+        const cards = event.cards || [];
+        if (cards.length === 4 && m.trick.plays.length && m.trick.plays.length < 4) {
+          // Some plays of this trick were trimmed from the log: the event has its four cards
+          // in order, and the last play seen was its fourth, so every seat is known.
+          const leader = (m.trick.plays.at(-1).seat + 1) % 4;
+          m.trick.leader = leader;
+          m.trick.plays = cards.map((card, i) => ({ seat: (leader + i) % 4, card }));
+        }
         m.trick.winner = event.seat;
         step();
         await sleep(timing.trick);
@@ -168,7 +179,7 @@ export class Playback {
         step();
         await sleep(timing.collect);
         m.taken[event.seat] += 1;
-        m.penalties[event.seat].push(...penaltyCards(m.contract, event.cards || []));
+        m.penalties[event.seat].push(...penaltyCards(m.contract, cards));
         m.points[event.seat] += event.points || 0;
         m.last = { leader: m.trick.leader, plays: [...m.trick.plays], winner: event.seat };
         m.trick = emptyTrick();

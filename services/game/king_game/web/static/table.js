@@ -166,8 +166,10 @@ export function matchPage(matchId) {
         const page = await api.events(matchId, after, 20, controller.signal);
         document.getElementById("conn")?.setAttribute("hidden", "");
         pause = 500;
-        if (page.reset && after > 0) {
-          // Events were trimmed: the view shows where the table is; play on from there.
+        if (page.reset && after > 0 && page.events[0]?.hand !== playback.model?.hand) {
+          // Events of more than this hand were trimmed: the view shows where the table is;
+          // play on from there. (A gap within the hand, the usual case when the bots finish
+          // it at once, is played through: the write that ends a hand is always kept.)
           await refresh();
           if (state.data?.view) playback.sync(state.data.view, state.data.version);
         }
