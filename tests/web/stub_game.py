@@ -53,6 +53,9 @@ class StubMatch:
     #: The public events, numbered as the service numbers them (``seq``, and ``v`` the version
     #: after the change), served by the long-poll.
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: As the service does, the long-poll serves the log from the write that ended the last
+    #: hand on: a reader further behind gets ``reset``.
+    log_start: int = 1
     deadline_ms: int = 0
     #: A test sets it: the human forfeited and the computer plays seat 0 (as after a live
     #: player's takeover), while the engine may still name seat 0 as the mover.
@@ -187,14 +190,15 @@ class StubGame:
             match = self.matches[match_id]
             for _ in range(20):
                 with self.lock:
-                    events = [dict(e) for e in match.events if e["seq"] > after]
+                    start = max(after, match.log_start - 1)
+                    events = [dict(e) for e in match.events[start:]]
                 if events:
                     break
                 time.sleep(0.05)
             return {
                 "events": events,
                 "last_seq": events[-1]["seq"] if events else after,
-                "reset": False,
+                "reset": bool(events) and events[0]["seq"] > after + 1,
                 "finished": any(e["type"] == "match_finished" for e in events),
             }
 
@@ -214,8 +218,11 @@ class StubGame:
         state = match.state
         assert state is not None
         hand, declarer = state.hand_index, state.declarer
+        first = len(match.events) + 1
         for event in state.apply(seat, move):
             self._event(match, event)
+            if event["type"] == "hand_started":
+                match.log_start = first
         if state.is_over:
             totals = list(state.totals)
             self._event(match, {"type": "match_finished", "outcome": "finished",

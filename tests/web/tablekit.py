@@ -71,7 +71,7 @@ def advance(
     until: Callable[[MatchState], bool],
     contract: str | None = None,
 ) -> None:
-    """Play first legal moves for every seat (seat 0 declaring ``contract`` if given) until
+    """Play first legal moves for every seat (seat 0 declaring ``contract`` while it may) until
     ``until(state)``; the stand-in logs the events as the service would."""
     with game.lock:
         match = game.matches[match_id]
@@ -80,7 +80,8 @@ def advance(
             seat = state.current_player
             assert seat is not None
             view = view_for(state, seat).to_dict()
-            if contract and seat == 0 and view["phase"] == "contract":
+            allowed = [c["move"] for c in view["allowed_contracts"]]
+            if contract in allowed and seat == 0:
                 game._apply(match, 0, parse_move(contract))
             else:
                 game._apply(match, seat, move_of_action(state.legal_actions()[0]))

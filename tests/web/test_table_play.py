@@ -18,7 +18,7 @@ import pytest
 
 from king_engine import MatchState, view_for
 
-from .play import wait_for_my_move
+from .play import create_computer_table, wait_for_my_move
 from .servers import LiveServer, load_web_blueprint
 from .stub_game import StubGame, stub_app
 from .tablekit import (
@@ -278,3 +278,52 @@ def test_the_pace_and_the_four_colour_suits_are_kept(
                     "C": "rgb(19, 128, 59)"}  # fmt: skip
         assert all(colour == expected[suit] for suit, colour in colours), colours
         page.screenshot(path=str(artifacts / "table-four-colour-1280.png"))
+
+
+def test_a_hand_the_bots_finish_between_two_polls_still_ends_on_its_summary(
+    browser: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    """The log keeps the write that ended a hand and what follows it (docs/game-api.md,
+    Events). When the bots play the last cards of a hand between two polls, the poll answers
+    ``reset`` with that write; the page plays it through: the whole last trick, then the
+    hand's summary with the hand_scored event's points."""
+    server, game = stub
+
+    def two_bots_after_me_in_the_last_trick(state: MatchState) -> bool:
+        return state.trick_no == 12 and state.current_player == 0 and state.trick_count <= 1
+
+    with table_page(browser, server.url) as (page, match_id):
+        resets: list[bool] = []
+        page.on(
+            "response",
+            lambda r: resets.append(r.json()["reset"]) if "/events?" in r.url else None,
+        )
+        for _attempt in range(4):  # the deal decides whether a match has such a trick
+            wait_for_my_move(page)
+            advance(game, match_id, two_bots_after_me_in_the_last_trick, contract="tricks")
+            state = state_of(game, match_id)
+            if not state.is_over:
+                break
+            page.goto(server.url + "/")
+            page.wait_for_selector("#create-form")
+            match_id = create_computer_table(page)
+        assert not state.is_over, "no match had two bots after me in a 13th trick"
+        hand = state.hand_index
+        reload_table(page)
+        page.evaluate(RECORDER_JS)
+        page.locator("#hand.active .card.legal").first.click()
+        page.wait_for_selector(f"#hand-summary[data-hand='{hand}']")
+        assert True in resets, "the poll answered reset"
+        events = game.matches[match_id].events
+        scored = next(e for e in events if e["type"] == "hand_scored" and e["hand"] == hand)
+        points = [int(text) for text in page.locator("#hand-summary .hp").all_inner_texts()]
+        assert points == scored["points"]
+        last = next(e for e in events if e["type"] == "trick_won" and e["hand"] == hand and
+                    e["trick"] == 12)  # fmt: skip
+        felt = page.evaluate("window.__felt")
+        full = [e["cards"] for e in felt if len(e["cards"]) == 4]
+        assert full and sorted(c.split(":")[1] for c in full[-1]) == sorted(last["cards"])
+        at = {card: int(seat) for seat, card in (c.split(":") for c in full[-1])}
+        leader = at[last["cards"][0]]
+        assert [at[card] for card in last["cards"]] == [(leader + i) % 4 for i in range(4)]
+        assert page.js_errors == []
