@@ -282,7 +282,8 @@ export function matchPage(matchId) {
           : [
               " · ",
               h("span", { id: "contract", class: "contract-name" }, contractLabel(model.contract, model.trump)),
-              h("span", { class: "declarer" }, ` · ${t("declarer")}: ${seatName(match, model.declarer, view.seat)}`),
+              " · ",
+              h("span", { class: "declarer" }, `${t("declarer")}: ${seatName(match, model.declarer, view.seat)}`),
             ],
       ),
       h(
