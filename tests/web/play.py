@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
+
+#: The table's "fast" pace (table-playback.js): tests that only need to get through a match
+#: set it before the page loads (``context.add_init_script(FAST_PACE_JS)``).
+FAST_PACE_JS = "localStorage.setItem('king.pace', 'fast')"
 
 READY_JS = """() => {
   const table = document.querySelector('#table');
@@ -29,17 +34,40 @@ def create_computer_table(page: Any, level: str = "easy", hands: int = 8) -> str
     return str(page.evaluate("location.hash.split('/')[2]"))
 
 
+READY_OR_SUMMARY_JS = (
+    "() => document.querySelector('#summary-continue') !== null || (" + READY_JS + ")()"
+)
+
+
 def wait_for_my_move(page: Any, timeout_ms: int = 60_000) -> None:
     page.wait_for_function(READY_JS, timeout=timeout_ms)
 
 
+def wait_for_my_move_pressing_on(page: Any, timeout_ms: int = 60_000) -> None:
+    """Wait for my move; a hand's summary on the way is closed with its Continue button."""
+    while True:
+        page.wait_for_function(READY_OR_SUMMARY_JS, timeout=timeout_ms)
+        button = page.locator("#summary-continue")
+        if not button.count():
+            return
+        with contextlib.suppress(Exception):  # the summary may close itself meanwhile
+            button.click(timeout=2_000)
+
+
 def play_to_the_end(
-    page: Any, shots: Path | None = None, max_moves: int = 400, on_move: Any = None
+    page: Any,
+    shots: Path | None = None,
+    max_moves: int = 400,
+    on_move: Any = None,
+    press_on: bool = True,
 ) -> int:
-    """Choose the first allowed contract or the first legal card until the match is over."""
+    """Choose the first allowed contract or the first legal card until the match is over.
+
+    With ``press_on`` each hand's summary is closed with Continue, as a player in a hurry
+    does; without it the test waits for the summaries to close themselves."""
     moves = 0
     while moves < max_moves:
-        wait_for_my_move(page)
+        (wait_for_my_move_pressing_on if press_on else wait_for_my_move)(page)
         if page.get_attribute("#table", "data-phase") == "over":
             return moves
         version = page.get_attribute("#table", "data-version")

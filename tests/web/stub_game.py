@@ -50,6 +50,12 @@ class StubMatch:
     owner: str | None = None
     state: MatchState | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
+    #: The public events, numbered as the service numbers them (``seq``, and ``v`` the version
+    #: after the change), served by the long-poll.
+    events: list[dict[str, Any]] = field(default_factory=list)
+    #: As the service does, the long-poll serves the log from the write that ended the last
+    #: hand on: a reader further behind gets ``reset``.
+    log_start: int = 1
     deadline_ms: int = 0
     #: A test sets it: the human forfeited and the computer plays seat 0 (as after a live
     #: player's takeover), while the engine may still name seat 0 as the mover.
@@ -63,7 +69,9 @@ class StubMatch:
 class StubGame:
     """The matches, guarded by one lock (the test server is threaded)."""
 
-    def __init__(self, seed: int = 1) -> None:
+    def __init__(self, seed: int = 1, move_ms: int = MOVE_MS, reserve_ms: int = 0) -> None:
+        self.move_ms = move_ms
+        self.reserve_ms = reserve_ms
         self.lock = threading.Lock()
         self.matches: dict[str, StubMatch] = {}
         self.tokens: dict[str, str] = {}
@@ -94,11 +102,23 @@ class StubGame:
             return {"token": token, "account": account}, 201
 
         @bp.get("/rules")
-        def rules() -> Any:  # the part of GET /v1/rules the client's forms read
-            rulesets = [{"name": name, "hands": list(ruleset.lengths)}
-                        for name, ruleset in RULESETS.items()]  # fmt: skip
+        def rules() -> Any:
+            # The parts of the service's answer the client reads: the forms' rulesets, lengths,
+            # modes and levels, and the table's contract totals and quotas.
+            contracts = [{"code": spec.code, "turkish": spec.turkish, "total": spec.total,
+                          "penalty": spec.is_penalty} for spec in CONTRACTS]  # fmt: skip
+            rulesets = [
+                {"name": name, "hands": list(rs.lengths),
+                 "quotas": {str(n): rs.describe_quotas(n) for n in rs.lengths}}
+                for name, rs in RULESETS.items()
+            ]  # fmt: skip
             modes = [{"mode": "live"}, {"mode": "computer"}]
-            return {"rulesets": rulesets, "modes": modes, "bot_levels": ["easy", "medium", "hard"]}
+            return {
+                "contracts": contracts,
+                "rulesets": rulesets,
+                "modes": modes,
+                "bot_levels": ["easy", "medium", "hard"],
+            }
 
         @bp.get("/tables")
         def tables() -> Any:
@@ -156,6 +176,7 @@ class StubGame:
                 body = request.get_json()
                 if body.get("version") not in (None, state.version):
                     return problem(409, "stale_version", "re-read the match")
+                first = len(match.events)
                 try:
                     self._apply(match, 0, parse_move(body["move"]))
                 except IllegalMove as error:
@@ -163,16 +184,30 @@ class StubGame:
                     return problem(status, error.code, error.message, **error.details)
                 except BadInput as error:
                     return problem(422, error.code, error.message)
+                mine = match.events[first:]
+                version = state.version
                 self._bots(match)
-                return {"match_id": match_id, "version": state.version, "seat": 0,
-                        "move": body["move"], "events": []}  # fmt: skip
+                return {"match_id": match_id, "version": version, "seat": 0,
+                        "move": body["move"], "events": mine}  # fmt: skip
 
         @bp.get("/matches/<match_id>/events")
         def events(match_id: str) -> Any:
-            # The moves answer at once here, so the long poll just waits a little.
+            # Newer events at once, else wait up to a second for one.
             after = request.args.get("after", 0, type=int)
-            time.sleep(1)
-            return {"events": [], "last_seq": after, "reset": False, "finished": False}
+            match = self.matches[match_id]
+            for _ in range(20):
+                with self.lock:
+                    start = max(after, match.log_start - 1)
+                    events = [dict(e) for e in match.events[start:]]
+                if events:
+                    break
+                time.sleep(0.05)
+            return {
+                "events": events,
+                "last_seq": events[-1]["seq"] if events else after,
+                "reset": bool(events) and events[0]["seq"] > after + 1,
+                "finished": any(e["type"] == "match_finished" for e in events),
+            }
 
         @bp.get("/matches/<match_id>/fairness")
         def transcript(match_id: str) -> Any:
@@ -190,7 +225,17 @@ class StubGame:
         state = match.state
         assert state is not None
         hand, declarer = state.hand_index, state.declarer
-        state.apply(seat, move)
+        first = len(match.events) + 1
+        for event in state.apply(seat, move):
+            self._event(match, event)
+            if event["type"] == "hand_started":
+                match.log_start = first
+        if state.is_over:
+            totals = list(state.totals)
+            self._event(match, {"type": "match_finished", "outcome": "finished",
+                                "reason": "played_out", "totals": totals,
+                                "places": placements(totals, []),
+                                "winners": match_winners(totals, []), "forfeits": []})  # fmt: skip
         if not match.log or match.log[-1]["hand"] != hand:
             match.log.append({"hand": hand, "declarer": declarer,
                               "contract": None, "trump": None, "plays": []})  # fmt: skip
@@ -201,13 +246,17 @@ class StubGame:
         elif isinstance(move, PlayCard):
             entry["plays"].append([seat, format_card(move.card)])
 
+    def _event(self, match: StubMatch, event: dict[str, Any]) -> None:
+        assert match.state is not None
+        match.events.append({**event, "seq": len(match.events) + 1, "v": match.state.version})
+
     def _bots(self, match: StubMatch) -> None:
         state = match.state
         assert state is not None
         while not state.is_over and state.current_player != 0:
             action = self.rng.choice(list(state.legal_actions()))
             self._apply(match, state.current_player, move_of_action(action))
-        match.deadline_ms = int(time.time() * 1000) + MOVE_MS
+        match.deadline_ms = int(time.time() * 1000) + self.move_ms
 
     def _start(self, match: StubMatch, seed: bytes) -> dict[str, Any]:
         match.seeds = [seed, kingdeal.BOT_SEED, kingdeal.BOT_SEED, kingdeal.BOT_SEED]
@@ -274,16 +323,23 @@ class StubGame:
             clock={
                 "server_time_ms": now,
                 "turn": state.current_player,
-                "turn_started_ms": match.deadline_ms - MOVE_MS,
-                "deadline_ms": match.deadline_ms,
-                "move_ms": MOVE_MS,
-                "reserve_ms": [0, 0, 0, 0],
+                "turn_started_ms": match.deadline_ms - self.move_ms,
+                "deadline_ms": match.deadline_ms + self.reserve_ms,
+                "move_ms": self.move_ms,
+                "reserve_ms": self._reserves(state.current_player, match.deadline_ms, now),
             },
         )
         if state.is_over:
             body["places"] = placements(list(state.totals), forfeits)
             body["winners"] = match_winners(list(state.totals), forfeits)
         return body
+
+    def _reserves(self, turn: int | None, move_end_ms: int, now: int) -> list[int]:
+        """Every seat's reserve, the mover's charged with its time past the move clock."""
+        reserves = [self.reserve_ms] * 4
+        if turn is not None and self.reserve_ms:
+            reserves[turn] = max(0, self.reserve_ms - max(0, now - move_end_ms))
+        return reserves
 
     def transcript(self, match: StubMatch) -> dict[str, Any]:
         return {
@@ -299,9 +355,9 @@ class StubGame:
         }
 
 
-def stub_app(web_blueprint: Blueprint, seed: int = 1) -> tuple[Flask, StubGame]:
+def stub_app(web_blueprint: Blueprint, seed: int = 1, **clocks: int) -> tuple[Flask, StubGame]:
     app = Flask("king_web_stub")
-    game = StubGame(seed)
+    game = StubGame(seed, **clocks)
     app.register_blueprint(game.blueprint())
     app.register_blueprint(web_blueprint)
     return app, game

@@ -20,11 +20,13 @@ from typing import Any
 import pytest
 
 from .play import (
+    FAST_PACE_JS,
     create_computer_table,
     horizontal_overflow,
     play_to_the_end,
     sign_in_as_guest,
     wait_for_my_move,
+    wait_for_my_move_pressing_on,
 )
 from .servers import LiveServer, load_web_blueprint
 
@@ -99,6 +101,7 @@ def game_server(game_env: dict[str, str]) -> Iterator[LiveServer]:
 def played(browser: Any, game_server: LiveServer, artifacts: Path) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(30_000)
+    context.add_init_script(FAST_PACE_JS)  # test_table_full.py plays at the default pace
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -218,10 +221,11 @@ def test_an_illegal_card_is_refused_with_the_services_reason(
     page: Any, game_server: LiveServer
 ) -> None:
     page.set_default_timeout(30_000)
+    page.context.add_init_script(FAST_PACE_JS)
     sign_in_as_guest(page, game_server.url, "Kural")
     create_computer_table(page, level="easy", hands=8)
     for _ in range(60):  # play until a turn offers an illegal card (a suit to follow)
-        wait_for_my_move(page)
+        wait_for_my_move_pressing_on(page)
         if page.locator("#hand.active .card.illegal").count():
             break
         version = page.get_attribute("#table", "data-version")
@@ -231,7 +235,11 @@ def test_an_illegal_card_is_refused_with_the_services_reason(
             "v => document.querySelector('#table').dataset.version !== v", arg=version
         )
     version = page.get_attribute("#table", "data-version")
-    page.locator("#hand.active .card.illegal").first.click()
+    # The table never offers an illegal card; a client whose idea of the rules disagrees with
+    # the service's is made by enabling one.
+    illegal = page.locator("#hand.active .card.illegal").first
+    illegal.evaluate("el => el.removeAttribute('aria-disabled')")
+    illegal.click()
     page.wait_for_selector("#toast:not([hidden])")
     text = page.inner_text("#toast")
     assert text.startswith("Refused:") and "(illegal_card)" in text, text

@@ -1,15 +1,27 @@
 // The table (#/match/<id>): play, clocks, score sheet, standings, Verify deck.
+//
+// Two sources meet here. The match view (GET /v1/matches/<id>) is the truth: cards held, legal
+// cards, allowed contracts, whose turn, clocks, the score sheet. The public events come from the
+// long-poll and a move's answer and are played out at the chosen pace by the playback
+// (table-playback.js), which owns what the felt shows. Moves are offered only once the playback
+// has caught up with the view, so nothing can be clicked before it can be seen.
 
 import * as api from "./api.js";
 import { cardElement, sortHand } from "./cards.js";
 import { app, h, fill, toast, errorText, seatName, formatClock } from "./dom.js";
-import { CONTRACT_NAMES, SUIT_SYMBOLS, contractLabel, t } from "./i18n.js";
+import { contractLabel, outcomeLabel, t } from "./i18n.js";
 import { loadRecord, rememberHand, setLastMatch } from "./store.js";
+import { PACES, Playback, pace, setPace } from "./table-playback.js";
+import { contractPicker, loadRules, pickMarks } from "./table-picker.js";
+import { handSummary, lastTrickPanel, positionOf, standings, verifyPanel } from "./table-parts.js";
 import { verifyTranscript } from "./verify.js";
 
-// ------------------------------------------------------------------ the table
+const FOUR_COLOUR = "king.fourColour";
+// A view newer than every event played out waits this long for its events, then is shown.
+const EVENT_GRACE_MS = 1500;
+// The move clock turns to a warning in its last seconds.
+const WARN_MS = 10_000;
 
-/** Pull the pieces the table needs out of the game service's match answer. */
 function normalize(data) {
   const view = data.view || null;
   const clock = data.clock || {};
@@ -34,45 +46,87 @@ function myOriginalHand(view) {
   return cards;
 }
 
+/** A seat's name and its tags ("bot · easy", "you") apart, so a narrow place can drop the tags. */
+function splitName(match, seat, full) {
+  const name = match?.seats?.[seat]?.name;
+  if (!name || !full.startsWith(`${name} (`)) return [full, ""];
+  return [name, full.slice(name.length + 2, -1)];
+}
+
+/** The view as far as the playback has got: the sheet and the contract do not run ahead of it. */
+function shownView(view, model, over) {
+  if (over) return view;
+  const shown = (row) => row.hand < model.hand || (row.hand === model.hand && (model.summary || model.over));
+  return {
+    ...view,
+    score_sheet: (view.score_sheet || []).filter(shown),
+    hand: model.hand,
+    declarer: model.declarer,
+    contract: model.contract,
+    trump: model.trump,
+  };
+}
+
+/** A name over its tags, both cut short with an ellipsis (the full name is the title). */
+function nameBlock(match, seat, me) {
+  const full = seatName(match, seat, me);
+  const [name, tags] = splitName(match, seat, full);
+  return h("span", { class: "nm", title: full }, name, tags ? h("span", { class: "tags" }, tags) : null);
+}
+
+const ended = (data) => data?.view?.phase === "over" || ["finished", "aborted"].includes(data?.match?.status);
+
 export function matchPage(matchId) {
-  const state = { data: null, offset: 0, busy: false, closed: false, abort: null, poll: null, tick: null };
+  const state = { data: null, busy: false, closed: false, abort: null, poll: null, tick: null, offset: 0, originals: {}, showLast: false };
   const root = h("div", { class: "table-page", id: "table" }, "…");
   fill(app, root);
   setLastMatch(matchId);
+  const playback = new Playback(0, (model, kind) => (kind === "idle" ? reconcile() : render()));
+  let graceTimer = null;
+
+  // Moves are offered once every event up to the view's version has been played out.
+  const caughtUp = () =>
+    Boolean(state.data?.view && playback.model) && playback.idle() && playback.model.v === state.data.version && !playback.model.summary;
+
+  function reconcile() {
+    if (state.closed || !state.data?.view) return;
+    const model = playback.model;
+    if (!model || !playback.idle()) return;
+    clearTimeout(graceTimer);
+    if (state.data.version === model.v) playback.sync(state.data.view, state.data.version);
+    else if (state.data.version < model.v) soon();
+    else {
+      // The view is ahead: its events are on their way (or the change had none).
+      graceTimer = setTimeout(() => {
+        if (playback.idle() && state.data.version > playback.model.v) {
+          playback.sync(state.data.view, state.data.version);
+          render();
+        }
+      }, EVENT_GRACE_MS);
+    }
+    render();
+  }
 
   const refresh = async () => {
     if (state.closed) return;
     try {
-      const raw = await api.getMatch(matchId);
-      const data = normalize(raw);
+      const data = normalize(await api.getMatch(matchId));
       state.offset = data.serverNow - Date.now();
       state.data = data;
-      state.error = null;
       const { view } = data;
       if (!view) {
-        const leave = () =>
-          api.leaveTable(matchId).then(
-            () => {
-              setLastMatch(null);
-              location.hash = "#/";
-            },
-            (error) => toast(errorText(error)),
-          );
-        fill(
-          root,
-          h("p", { class: "status" }, t("waiting_players")),
-          seatsList(data.match),
-          h("button", { type: "button", id: "leave", onclick: leave }, t("leave")),
-        );
+        waitingRoom(data.match);
         return;
       }
-      if (view.phase !== "over") {
-        const cards = myOriginalHand(view);
-        if (cards.length === 13) rememberHand(matchId, view.seat, view.hand, cards);
+      playback.seat = view.seat;
+      const cards = myOriginalHand(view);
+      if (cards.length === 13 && view.phase !== "over") {
+        state.originals[view.hand] = cards;
+        rememberHand(matchId, view.seat, view.hand, cards);
       }
-      render();
+      if (!playback.model) playback.sync(view, data.version);
+      reconcile();
     } catch (error) {
-      state.error = error;
       if (!state.data) fill(root, h("p", { class: "error" }, errorText(error)));
     }
   };
@@ -82,27 +136,47 @@ export function matchPage(matchId) {
     pending = setTimeout(refresh, 60);
   };
 
-  // Follow the match: long-poll the public events; any event means "read the match again".
-  // A dropped connection shows a banner and retries with a growing pause; the poll of the
-  // view below keeps the table right meanwhile.
+  function waitingRoom(match) {
+    const leave = () =>
+      api.leaveTable(matchId).then(
+        () => {
+          setLastMatch(null);
+          location.hash = "#/";
+        },
+        (error) => toast(errorText(error)),
+      );
+    fill(
+      root,
+      h("p", { class: "status" }, t("waiting_players")),
+      seatsList(match),
+      h("button", { type: "button", id: "leave", onclick: leave }, t("leave")),
+    );
+  }
+
+  // Follow the match: long-poll the public events into the playback, and read the view again
+  // after each page. A dropped connection shows a banner and retries with a growing pause; the
+  // poll of the view below keeps the table right meanwhile.
   const follow = async () => {
     let after = 0;
     let pause = 500;
     const controller = new AbortController();
     state.abort = controller;
-    const ended = () =>
-      state.data?.view?.phase === "over" || ["finished", "aborted"].includes(state.data?.match?.status);
-    while (!state.closed && !ended()) {
+    while (!state.closed) {
       try {
         const page = await api.events(matchId, after, 20, controller.signal);
         document.getElementById("conn")?.setAttribute("hidden", "");
         pause = 500;
+        if (page.reset && after > 0 && page.events[0]?.hand !== playback.model?.hand) {
+          // Events of more than this hand were trimmed: the view shows where the table is;
+          // play on from there. (A gap within the hand, the usual case when the bots finish
+          // it at once, is played through: the write that ends a hand is always kept.)
+          await refresh();
+          if (state.data?.view) playback.sync(state.data.view, state.data.version);
+        }
+        playback.push(page.events || [], { page: true });
         if (page.events.length || page.reset) soon();
         after = page.last_seq;
-        if (page.finished) {
-          soon();
-          return;
-        }
+        if (page.finished) return;
       } catch (error) {
         if (state.closed) return;
         if (error.status === 401 || error.status === 403 || error.status === 404) return;
@@ -114,85 +188,130 @@ export function matchPage(matchId) {
   };
 
   const send = async (move) => {
-    if (state.busy || !state.data) return;
+    if (state.busy || !caughtUp()) return;
     state.busy = true;
+    render();
     try {
-      await api.sendMove(matchId, move, state.data.version);
+      const answer = await api.sendMove(matchId, move, state.data.version);
+      playback.push(answer?.events || []);
       await refresh();
     } catch (error) {
       if (error.code === "stale_version") await refresh();
       else toast(`${t("illegal")}: ${errorText(error)}`);
     } finally {
       state.busy = false;
+      render();
     }
   };
 
   function render() {
+    if (state.closed || !state.data?.view || !playback.model) return;
     const { view, match } = state.data;
+    const model = playback.model;
     const me = view.seat;
-    const over = view.phase === "over" || ["finished", "aborted"].includes(match.status);
+    const live = caughtUp();
+    const over = live ? ended(state.data) : model.over && !model.summary;
     const focusCard = document.activeElement?.dataset?.card;
+    const focusId = document.activeElement?.id;
     root.dataset.version = state.data.version;
-    root.dataset.phase = over ? "over" : view.phase;
-    const parts = [
+    root.dataset.phase = over ? "over" : live ? view.phase : "replay";
+    root.classList.toggle("four-colour", localStorage.getItem(FOUR_COLOUR) === "1");
+    fill(root, [
       h("div", { id: "conn", class: "banner", hidden: true }, t("connection_lost")),
-      header(view, match),
+      header(view, match, model, over),
       h(
         "div",
         { class: "board" },
-        h("div", { class: "play" }, trickArea(view, match, me), over ? null : controls(view, match, me)),
-        sidePanel(view, match, me),
+        h("div", { class: "play" }, trickArea(view, match, me, model, live, over), over ? null : hand(view, model, me, live)),
+        h("div", { class: "side-col" }, sidePanel(shownView(view, model, over), match, me, model), scoreSheet(shownView(view, model, over), match, me, model)),
       ),
-      scoreSheet(view, match, me),
       over ? standings(view, match, me) : null,
-      over ? verifyPanel() : null,
-    ];
-    fill(root, parts);
+      over ? verifyPanel(state.verify, runVerify) : null,
+    ]);
     updateClocks();
-    if (focusCard) root.querySelector(`[data-card="${focusCard}"]`)?.focus();
+    const again = focusCard ? root.querySelector(`[data-card="${focusCard}"]`) : focusId ? document.getElementById(focusId) : null;
+    again?.focus();
   }
 
-  function header(view, match) {
+  function header(view, match, model, over) {
     const record = loadRecord(matchId);
-    const over = view.phase === "over" || ["finished", "aborted"].includes(match.status);
+    const settings = h(
+      "details",
+      { class: "table-settings" },
+      h("summary", { "aria-label": t("settings"), title: t("settings") }, "⚙"),
+      h(
+        "div",
+        { class: "box" },
+        h(
+        "label",
+        {},
+        `${t("pace")} `,
+        h(
+          "select",
+          { id: "pace", onchange: (e) => setPace(e.target.value) },
+          Object.keys(PACES).map((name) => h("option", { value: name, selected: name === pace() }, t(`pace_${name}`))),
+        ),
+      ),
+      h(
+        "label",
+        {},
+        h("input", {
+          type: "checkbox",
+          id: "four-colour",
+          checked: localStorage.getItem(FOUR_COLOUR) === "1",
+          onchange: (e) => {
+            localStorage.setItem(FOUR_COLOUR, e.target.checked ? "1" : "0");
+            root.classList.toggle("four-colour", e.target.checked);
+          },
+        }),
+        ` ${t("four_colour")}`,
+      ),
+      ),
+    );
+    if (state.settingsOpen) settings.open = true;
+    settings.addEventListener("toggle", () => (state.settingsOpen = settings.open));
     return h(
       "header",
       { class: "match-head" },
       h(
         "div",
-        {},
-        h("strong", {}, `${t("hand_of")} ${Math.min(view.hand + 1, view.hands_in_match)}/${view.hands_in_match}`),
+        { class: "what" },
+        h("strong", {}, `${t("hand_of")} ${Math.min(model.hand + 1, view.hands_in_match)}/${view.hands_in_match}`),
         over
-          ? ` · ${t("match_over")}${match.outcome && match.outcome !== "finished" ? ` (${match.outcome})` : ""}`
+          ? ` · ${t("match_over")}${match.outcome && match.outcome !== "finished" ? ` (${outcomeLabel(match.outcome)})` : ""}`
           : [
               " · ",
-              `${t("contract")}: `,
-              h("span", { id: "contract" }, contractLabel(view.contract, view.trump)),
+              h("span", { id: "contract", class: "contract-name" }, contractLabel(model.contract, model.trump)),
               " · ",
-              `${t("declarer")}: ${seatName(match, view.declarer, view.seat)}`,
+              h("span", { class: "declarer" }, `${t("declarer")}: ${seatName(match, model.declarer, view.seat)}`),
             ],
       ),
-      over || match.played_by === "computer_after_forfeit"
-        ? null
-        : h(
-            "button",
-            {
-              type: "button",
-              id: "resign",
-              class: "resign",
-              onclick: () => {
-                // Two clicks: the first one asks (the state survives redraws), the second resigns.
-                if (!state.resignArmed) {
-                  state.resignArmed = true;
-                  document.getElementById("resign").textContent = t("resign_confirm");
-                  return;
-                }
-                state.resignArmed = false;
-                api.resign(matchId, state.data.version).then(refresh, (error) => toast(errorText(error)));
+      h(
+        "div",
+        { class: "tools" },
+        over || match.played_by === "computer_after_forfeit"
+          ? null
+          : h(
+              "button",
+              {
+                type: "button",
+                id: "resign",
+                class: "resign",
+                onclick: () => {
+                  // Two clicks: the first one asks (the state survives redraws), the second resigns.
+                  if (!state.resignArmed) {
+                    state.resignArmed = true;
+                    document.getElementById("resign").textContent = t("resign_confirm");
+                    return;
+                  }
+                  state.resignArmed = false;
+                  api.resign(matchId, state.data.version).then(refresh, (error) => toast(errorText(error)));
+                },
               },
-            },
-            state.resignArmed ? t("resign_confirm") : t("resign"),
-          ),
+              state.resignArmed ? t("resign_confirm") : t("resign"),
+            ),
+        settings,
+      ),
       h(
         "div",
         { class: "commit", title: t("commitment") },
@@ -202,123 +321,121 @@ export function matchPage(matchId) {
     );
   }
 
-  function trickArea(view, match, me) {
-    const positions = ["bottom", "left", "top", "right"];
-    const trick = view.current_trick || (view.tricks || []).at(-1) || null;
-    const finished = !view.current_trick && trick;
-    const played = new Map((trick?.plays || []).map((p) => [p.seat, p.card]));
+  function statusText(view, match, me, model, live) {
+    if (model.note?.kind === "contract") {
+      return `${seatName(match, model.note.seat, me)} ${t("chose")} ${contractLabel(model.note.contract, model.note.trump)}`;
+    }
+    if (ended(state.data) && live) return t("match_over");
+    if (match.played_by === "computer_after_forfeit") return t("you_forfeited");
+    const turn = turnOf(view, model, live);
+    if (turn === null || turn === undefined) return live ? t("waiting_players") : "";
+    if (live && match.my_turn) return t("your_turn");
+    return `${t("waiting_for")} ${seatName(match, turn, me)}`;
+  }
+
+  // Whose turn the felt shows: the view's once caught up, else the next seat of the trick.
+  function turnOf(view, model, live) {
+    if (live) return view.turn;
+    const trick = model.trick;
+    if (trick.winner !== null || model.summary) return null;
+    if (trick.plays.length) return (trick.plays.at(-1).seat + 1) % 4;
+    return null;
+  }
+
+  function trickArea(view, match, me, model, live, over) {
+    const trick = model.trick;
+    const played = new Map(trick.plays.map((p) => [p.seat, p.card]));
+    const turn = over ? null : turnOf(view, model, live);
+    const collect = trick.collecting && trick.winner !== null ? ` collect to-${positionOf(trick.winner, me)}` : "";
+    const choosing = live && !over && view.phase === "contract" && match.my_turn && (view.allowed_contracts || []).length;
+    const centre = model.summary
+      ? handSummary(model.summary, match, me, { last: model.summary.hand + 1 >= view.hands_in_match, onContinue: () => playback.proceed() })
+      : choosing
+        ? contractPicker(view, me, send)
+        : state.showLast
+          ? lastTrickPanel(model.last, match, me)
+          : null;
     return h(
       "section",
-      { class: `trick${finished ? " done" : ""}`, id: "trick", "aria-label": t("trick") },
+      {
+        class: `trick${collect}${centre ? " has-centre" : ""}${choosing ? " choosing" : ""}`,
+        id: "trick",
+        "aria-label": t("trick"),
+        style: `--collect: ${PACES[pace()].collect}ms`,
+      },
       [0, 1, 2, 3].map((seat) => {
-        const pos = positions[(seat - me + 4) % 4];
-        const turn = view.turn === seat;
+        const pos = positionOf(seat, me);
+        const name = seatName(match, seat, me);
+        const [short, tags] = splitName(match, seat, name);
+        const classes = ["spot", pos, turn === seat ? "turn" : "", trick.leader === seat && played.size ? "leader" : "", trick.winner === seat ? "winner" : ""];
         return h(
           "div",
-          { class: `spot ${pos}${turn ? " turn" : ""}`, dataset: { seat } },
-          h("div", { class: "seat-name" }, seatName(match, seat, me)),
+          { class: classes.filter(Boolean).join(" "), dataset: { seat } },
+          h("div", { class: "seat-name", title: name }, short, tags ? h("span", { class: "tags" }, tags) : null),
           h("div", { class: "clock", dataset: { clockSeat: seat } }),
-          played.has(seat) ? cardElement(played.get(seat)) : h("span", { class: "card slot" }),
+          h("div", { class: "slot" }, played.has(seat) ? cardElement(played.get(seat)) : h("span", { class: "card empty" })),
+          trick.leader === seat && played.size ? h("span", { class: "badge lead" }, t("leads")) : null,
+          trick.winner === seat ? h("span", { class: "badge win" }, t("takes")) : null,
           h(
             "div",
-            { class: "taken" },
-            `${t("tricks_taken")}: ${view.tricks_taken?.[seat] ?? 0}`,
-            (view.penalty_cards_taken?.[seat] || []).length
-              ? h("span", { class: "penalties" }, " · ", (view.penalty_cards_taken[seat] || []).map((c) => cardElement(c)))
-              : null,
+            { class: "taken", dataset: { tricks: model.taken[seat] } },
+            `${t("tricks_taken")}: ${model.taken[seat]}`,
+            model.penalties[seat].length ? h("span", { class: "penalties" }, model.penalties[seat].map((c) => cardElement(c))) : null,
           ),
         );
       }),
+      centre ? h("div", { class: "centre" }, centre) : null,
       h(
         "div",
         { class: "status", id: "status", "aria-live": "polite" },
-        view.phase === "over" || ["finished", "aborted"].includes(match.status)
-          ? t("match_over")
-          : match.played_by === "computer_after_forfeit"
-            ? t("you_forfeited")
-          : view.turn === null || view.turn === undefined
-            ? t("waiting_players")
-          : match.my_turn
-            ? t("your_turn")
-            : `${t("waiting_for")} ${seatName(match, view.turn, me)}`,
+        h("span", {}, statusText(view, match, me, model, live)),
+        h("span", { class: "clock-warning", id: "clock-warning", hidden: true }),
+        over || model.summary || !model.last ? null : lastTrickButton(model),
       ),
     );
   }
 
-  function sidePanel(view, match, me) {
+  function lastTrickButton(model) {
     return h(
-      "aside",
-      { class: "side panel" },
-      h(
-        "table",
-        { id: "hand-scores" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("tricks_taken")), h("th", {}, t("points")), h("th", {}, t("total")))),
-        h(
-          "tbody",
-          {},
-          [0, 1, 2, 3].map((s) =>
-            h(
-              "tr",
-              { class: s === me ? "me" : "" },
-              h("td", {}, seatName(match, s, me)),
-              h("td", {}, view.tricks_taken?.[s] ?? 0),
-              h("td", {}, view.hand_points?.[s] ?? 0),
-              h("td", {}, view.totals?.[s] ?? 0),
-            ),
-          ),
-        ),
-      ),
+      "button",
+      {
+        type: "button",
+        id: "last-trick-button",
+        class: "last-trick-button",
+        "aria-pressed": state.showLast ? "true" : "false",
+        disabled: !model.last,
+        onclick: () => {
+          state.showLast = !state.showLast;
+          render();
+        },
+      },
+      state.showLast ? t("hide_last_trick") : t("last_trick"),
     );
   }
 
-  function controls(view, match, me) {
+  function hand(view, model, me, live) {
     // The server's rule: my turn only when I may move (not while a bot plays my seat).
-    const myTurn = match.my_turn === true;
-    const legal = new Set(view.legal_cards || []);
-    const choosing = view.phase === "contract" && myTurn && (view.allowed_contracts || []).length;
-    let picker = null;
-    if (choosing) {
-      const penalty = view.allowed_contracts.filter((c) => c.contract !== "trump");
-      const koz = view.allowed_contracts.filter((c) => c.contract === "trump");
-      picker = h(
-        "section",
-        { class: "picker", id: "contract-picker" },
-        h("h3", {}, t("choose_contract")),
-        h(
-          "div",
-          { class: "choices" },
-          penalty.map((c) =>
-            h("button", { type: "button", class: "contract", dataset: { move: c.move }, onclick: () => send(c.move) }, CONTRACT_NAMES[c.contract] || c.contract),
-          ),
-        ),
-        koz.length
-          ? h(
-              "div",
-              { class: "choices koz" },
-              h("span", {}, t("choose_trump")),
-              koz.map((c) =>
-                h(
-                  "button",
-                  { type: "button", class: `contract suit-${c.trump}`, dataset: { move: c.move }, onclick: () => send(c.move) },
-                  `${CONTRACT_NAMES.trump} ${SUIT_SYMBOLS[c.trump]}`,
-                ),
-              ),
-            )
-          : null,
-      );
-    }
-    const hand = h(
+    const playing = live && !state.busy && state.data.match.my_turn === true && view.phase === "play";
+    const legal = new Set(playing ? view.legal_cards || [] : []);
+    const held = state.originals[model.hand] || (view.hand === model.hand ? myOriginalHand(view) : []);
+    const cards = live ? view.my_cards || [] : held.filter((c) => !model.myPlayed.has(c));
+    const el = h(
       "section",
-      { class: `hand${myTurn && view.phase === "play" ? " active" : ""}`, id: "hand", "aria-label": t("your_hand") },
-      sortHand(view.my_cards || []).map((code) => {
-        const el = cardElement(code, { button: true, legal: myTurn && legal.has(code) });
-        if (myTurn && view.phase === "play" && !legal.has(code)) el.classList.add("illegal");
-        el.addEventListener("click", () => send(code));
-        return el;
+      { class: `hand${playing ? " active" : ""}`, id: "hand", "aria-label": t("your_hand"), dataset: { count: cards.length } },
+      sortHand(cards).map((code) => {
+        const ok = legal.has(code);
+        const card = cardElement(code, { button: true, legal: ok, playable: true });
+        // Cards that cannot be played now stay focusable (arrow keys walk the hand) but do nothing.
+        if (!ok) card.setAttribute("aria-disabled", "true");
+        if (playing && !ok) card.classList.add("illegal");
+        card.addEventListener("click", () => {
+          if (card.getAttribute("aria-disabled") !== "true") send(code);
+        });
+        return card;
       }),
     );
-    hand.addEventListener("keydown", (event) => {
-      const buttons = [...hand.querySelectorAll("button")];
+    el.addEventListener("keydown", (event) => {
+      const buttons = [...el.querySelectorAll("button")];
       const index = buttons.indexOf(document.activeElement);
       if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
         event.preventDefault();
@@ -326,10 +443,37 @@ export function matchPage(matchId) {
         buttons[(index + step + buttons.length) % buttons.length]?.focus();
       }
     });
-    return h("div", { class: "controls" }, picker, hand, myTurn && view.phase === "play" ? h("p", { class: "hint" }, t("legal_hint")) : null);
+    return h("div", { class: "controls" }, el, playing ? h("p", { class: "hint" }, t("legal_hint")) : null);
   }
 
-  function scoreSheet(view, match, me) {
+  function sidePanel(view, match, me, model) {
+    return h(
+      "aside",
+      { class: "side panel" },
+      h(
+        "table",
+        { id: "hand-scores" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", { title: t("picks_title") }, t("picks")), h("th", {}, t("tricks_taken")), h("th", {}, t("points")), h("th", {}, t("total")))),
+        h(
+          "tbody",
+          {},
+          [0, 1, 2, 3].map((s) =>
+            h(
+              "tr",
+              { class: s === me ? "me" : "" },
+              h("td", { class: "who" }, nameBlock(match, s, me)),
+              h("td", {}, pickMarks(view, s)),
+              h("td", {}, model.taken[s]),
+              h("td", {}, model.points[s]),
+              h("td", {}, model.totals[s]),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function scoreSheet(view, match, me, model) {
     const rows = view.score_sheet || [];
     return h(
       "section",
@@ -341,158 +485,109 @@ export function matchPage(matchId) {
         h(
           "table",
           { id: "score-sheet" },
-          h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), [0, 1, 2, 3].map((s) => h("th", {}, seatName(match, s, me))))),
+          h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), [0, 1, 2, 3].map((s) => h("th", {}, nameBlock(match, s, me))))),
           h(
             "tbody",
             {},
             rows.map((row) =>
               h(
                 "tr",
-                {},
+                { dataset: { hand: row.hand } },
                 h("td", {}, row.hand + 1),
-                h("td", {}, contractLabel(row.contract, row.trump)),
-                row.points.map((p) => h("td", {}, p)),
+                h("td", {}, row.contract === "trump" ? "● " : "▲ ", contractLabel(row.contract, row.trump)),
+                row.points.map((p, s) => h("td", { class: row.declarer === s ? "declared" : "" }, p)),
               ),
             ),
           ),
-          h("tfoot", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("total")), (view.totals || []).map((p) => h("th", {}, p)))),
+          h("tfoot", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("total")), model.totals.map((p) => h("th", {}, p)))),
         ),
       ),
-    );
-  }
-
-  function standings(view, match, me) {
-    const totals = view.totals || [0, 0, 0, 0];
-    // Places and winners come from the server: a player who forfeited is last and never wins,
-    // whatever their total.
-    const places = match.places || [];
-    const winners = new Set(match.winners || []);
-    const forfeits = new Set(match.forfeits || []);
-    const placeOf = (s) => places[s] ?? 1 + totals.filter((x) => x > totals[s]).length;
-    const order = [0, 1, 2, 3].sort((a, b) => placeOf(a) - placeOf(b) || totals[b] - totals[a]);
-    return h(
-      "section",
-      { class: "panel standings", id: "standings" },
-      h("h2", {}, t("standings")),
-      h(
-        "ol",
-        {},
-        order.map((s) =>
-          h(
-            "li",
-            { class: [s === me ? "me" : "", winners.has(s) ? "winner" : ""].join(" ").trim(), dataset: { place: placeOf(s) } },
-            `${placeOf(s)}. ${seatName(match, s, me)} — ${totals[s]}`,
-            winners.has(s) ? ` · ${t("winner")}` : forfeits.has(s) ? ` · ${t("forfeited")}` : "",
-          ),
-        ),
-      ),
-      h("a", { href: "#/" }, t("back_to_lobby")),
     );
   }
 
   // The verification's outcome lives in `state.verify`, so a redraw of the table (an event
   // arriving late, a poll) shows it again instead of wiping it.
-  function verifyPanel() {
-    const run = async () => {
-      const record = loadRecord(matchId);
-      if (!record) {
-        state.verify = { message: t("verify_no_record") };
-        render();
-        return;
-      }
-      state.verify = { running: true };
+  async function runVerify() {
+    const record = loadRecord(matchId);
+    if (!record) {
+      state.verify = { message: t("verify_no_record") };
       render();
-      try {
-        const raw = await api.transcript(matchId);
-        const transcript = raw.transcript || raw.fairness || raw;
-        state.verify = { result: await verifyTranscript(transcript, record) };
-      } catch (error) {
-        state.verify = { message: errorText(error) };
-      }
-      render();
-    };
-    const out = h("div", { id: "verify-result", "aria-live": "polite" });
-    const verify = state.verify;
-    if (verify?.running) fill(out, h("p", {}, t("verifying")));
-    else if (verify?.message) fill(out, h("p", { class: "fail" }, verify.message));
-    else if (verify?.result) {
-      const result = verify.result;
-      fill(
-        out,
-        result.ok
-          ? h("p", { class: "pass", id: "verify-pass" }, `✔ ${t("verify_pass")}`)
-          : h(
-              "div",
-              { class: "fail", id: "verify-fail" },
-              h("p", {}, h("strong", {}, `✘ ${t("verify_fail")}`)),
-              h("ul", {}, result.problems.map((p) => h("li", { dataset: { check: p.check, hand: p.hand ?? "" } }, p.message))),
-            ),
-        h(
-          "ul",
-          { class: "checks" },
-          result.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" }, `${c.ok ? "✔" : "✘"} ${c.check}: ${c.detail}`)),
-        ),
-        h("h3", {}, t("seeds_made_by")),
-        h(
-          "ul",
-          { class: "seeds", id: "verify-seeds" },
-          (result.seeds || []).map((m) =>
-            h(
-              "li",
-              { dataset: { seat: m.seat, source: m.source } },
-              `${t("seat")} ${m.seat}: ${t(`seed_${m.source}`)}${m.mine ? ` (${t("seed_mine")})` : ""}`,
-            ),
-          ),
-        ),
-      );
+      return;
     }
-    return h(
-      "section",
-      { class: "panel verify" },
-      h("button", { type: "button", id: "verify-button", onclick: run, disabled: Boolean(verify?.running) }, t("verify")),
-      out,
-    );
+    state.verify = { running: true };
+    render();
+    try {
+      const raw = await api.transcript(matchId);
+      const transcript = raw.transcript || raw.fairness || raw;
+      state.verify = { result: await verifyTranscript(transcript, record) };
+    } catch (error) {
+      state.verify = { message: errorText(error) };
+    }
+    render();
   }
 
   // The clocks count down locally from the server's times (shifted by the measured offset
-  // between the server's clock and this device's).
+  // between the server's clock and this device's). The last WARN_MS of the move time, and the
+  // reserve once it drains, are marked; on my turn the status says so in words.
   function updateClocks() {
     if (!state.data?.view) return;
-    const { clock, serverNow } = state.data;
+    const { clock, serverNow, match } = state.data;
     const now = Date.now() + state.offset;
     const reserves = clock.reserve_ms || [];
+    let mine = null;
     for (const el of root.querySelectorAll("[data-clock-seat]")) {
       const seat = Number(el.dataset.clockSeat);
       const parts = [];
+      let warn = false;
+      let draining = false;
       if (clock.turn === seat && clock.turn_started_ms) {
         const moveEnd = clock.turn_started_ms + (clock.move_ms || 0);
         const moveLeft = clock.move_ms ? moveEnd - now : (clock.deadline_ms ?? now) - now;
         parts.push(`${t("move_clock")} ${formatClock(moveLeft)}`);
+        warn = moveLeft <= WARN_MS && moveLeft > 0;
         if (reserves[seat]) {
           const overNow = Math.max(0, now - moveEnd);
           const overThen = Math.max(0, serverNow - moveEnd);
           parts.push(`${t("reserve")} ${formatClock(reserves[seat] - (overNow - overThen))}`);
-        }
+          draining = moveLeft <= 0;
+        } else warn = warn || moveLeft <= 0;
+        if (seat === state.data.view.seat && match.my_turn) mine = { warn, draining, moveLeft };
       } else if (reserves[seat]) {
         parts.push(`${t("reserve")} ${formatClock(reserves[seat])}`);
       }
       el.textContent = parts.join(" · ");
-      el.classList.toggle("low", clock.turn === seat && parts.length > 0 && /^\S+ 0:0\d/.test(parts[0]));
+      el.classList.toggle("warn", warn);
+      el.classList.toggle("draining", draining);
+      el.classList.toggle("low", warn || draining);
+    }
+    const banner = document.getElementById("clock-warning");
+    if (banner) {
+      const text = !mine ? "" : mine.draining ? t("reserve_running") : mine.warn ? t("time_low").replace("{n}", Math.max(0, Math.ceil(mine.moveLeft / 1000))) : "";
+      banner.textContent = text;
+      banner.hidden = !text;
+    }
+    const countdown = document.getElementById("summary-countdown");
+    const summary = playback.model?.summary;
+    if (countdown && summary) {
+      const seconds = Math.max(0, Math.ceil((summary.ends - Date.now()) / 1000));
+      countdown.textContent = countdown.textContent.replace(/\d+ s$/, `${seconds} s`);
     }
   }
 
-  refresh();
-  follow();
+  loadRules(() => render());
+  refresh().finally(follow);
   state.poll = setInterval(() => {
-    const over = state.data?.view?.phase === "over" || ["finished", "aborted"].includes(state.data?.match?.status);
-    if (!over) refresh();
+    if (!ended(state.data)) refresh();
   }, 5000);
   state.tick = setInterval(updateClocks, 250);
   return () => {
     state.closed = true;
+    playback.close();
     state.abort?.abort();
     clearInterval(state.poll);
     clearInterval(state.tick);
     clearTimeout(pending);
+    clearTimeout(graceTimer);
   };
 }
+

@@ -1,0 +1,329 @@
+"""The table plays the match out at a readable pace (against the engine-backed stand-in).
+
+Each seat's card appears in turn, the trick's leader and winner are marked and the trick goes
+to its winner; the last trick can be looked at again; every hand ends on a summary whose
+numbers are the hand's (checked against the stand-in's events and the engine's score sheet);
+only the cards that may be played now can be played, and cards have spoken names.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from king_engine import MatchState, view_for
+
+from .play import create_computer_table, wait_for_my_move
+from .servers import LiveServer, load_web_blueprint
+from .stub_game import StubGame, stub_app
+from .tablekit import (
+    advance,
+    english_name,
+    reload_table,
+    state_of,
+    table_page,
+    turkish_name,
+    view0,
+)
+
+pytestmark = pytest.mark.integration
+
+# Records what the felt shows after every change of the page: the cards by seat, the leader
+# and winner marks, whether the trick is on its way to its winner, whether the hand is active.
+RECORDER_JS = """() => {
+  window.__felt = [];
+  const t0 = performance.now();
+  const note = () => {
+    const trick = document.querySelector('#trick');
+    if (!trick) return;
+    const cards = [...trick.querySelectorAll('.spot .slot .card:not(.empty)')]
+      .map((c) => `${c.closest('.spot').dataset.seat}:${c.dataset.card}`);
+    const entry = {
+      cards,
+      leader: trick.querySelector('.spot.leader')?.dataset.seat ?? null,
+      winner: trick.querySelector('.spot.winner')?.dataset.seat ?? null,
+      collect: trick.classList.contains('collect'),
+      active: document.querySelector('#hand.active') !== null,
+    };
+    const last = window.__felt.at(-1);
+    const key = (e) => JSON.stringify([e.cards, e.leader, e.winner, e.collect, e.active]);
+    if (last && key(last) === key(entry)) return;
+    window.__felt.push({ ...entry, t: performance.now() - t0 });
+  };
+  new MutationObserver(note).observe(document.querySelector('#table'),
+    { childList: true, subtree: true, attributes: true });
+  note();
+}"""
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[tuple[LiveServer, StubGame]]:
+    app, game = stub_app(load_web_blueprint(), seed=11)
+    server = LiveServer(app)
+    try:
+        yield server, game
+    finally:
+        server.stop()
+
+
+def test_cards_appear_one_by_one_and_the_trick_goes_to_its_winner(
+    browser: Any, stub: tuple[LiveServer, StubGame], artifacts: Path
+) -> None:
+    """At the default pace: I lead; the three bots' cards come one at a time (more than 0.4 s
+    apart), my seat is marked as the leader, the winner the engine names is marked, the trick
+    goes to it, and my hand only becomes playable once all of that has been shown."""
+    server, game = stub
+    with table_page(browser, server.url, pace="normal") as (page, match_id):
+        wait_for_my_move(page)
+        page.click("#contract-picker button[data-move='tricks']")
+        wait_for_my_move(page)
+        page.evaluate(RECORDER_JS)
+        page.locator("#hand.active .card.legal").first.click()
+        page.wait_for_function("() => window.__felt.some((e) => e.cards.length === 3)")
+        page.screenshot(path=str(artifacts / "table-pacing-1280.png"))
+        wait_for_my_move(page)
+        felt = page.evaluate("window.__felt")
+        trick = view0(game, match_id)["tricks"][0]
+        assert page.js_errors == []
+
+    # The first trick: from my card to the felt cleared after it (the bots then lead on).
+    mine = next(i for i, e in enumerate(felt) if e["cards"])
+    shown = next(i for i, e in enumerate(felt) if len(e["cards"]) == 4)
+    cleared = next(i for i, e in enumerate(felt) if i > shown and not e["cards"])
+    assert not any(e["active"] for e in felt[mine:cleared]), "nothing playable meanwhile"
+    assert felt[-1]["active"] is True, "my turn once the table has caught up"
+    felt = felt[: cleared + 1]
+    plays = [f"{p['seat']}:{p['card']}" for p in trick["plays"]]
+    first_seen: dict[int, dict[str, Any]] = {}
+    for entry in felt:
+        first_seen.setdefault(len(entry["cards"]), entry)
+    assert [first_seen[n]["cards"] for n in (1, 2, 3, 4)] == [plays[:n] for n in (1, 2, 3, 4)]
+    times = [first_seen[n]["t"] for n in (1, 2, 3, 4)]
+    assert all(b - a > 300 for a, b in itertools.pairwise(times)), times
+    assert all(e["leader"] == "0" for e in felt if e["cards"]), "I led the trick"
+    marked = [e for e in felt if e["winner"] is not None]
+    assert marked and {e["winner"] for e in marked} == {str(trick["winner"])}
+    assert any(e["collect"] for e in marked), "the trick goes to its winner"
+    assert felt[-1]["cards"] == []
+
+
+def test_only_the_legal_cards_are_raised_and_playable(
+    browser: Any, stub: tuple[LiveServer, StubGame], artifacts: Path
+) -> None:
+    """While the contract is chosen no card can be played; in play the engine's legal cards
+    are raised, the others dimmed, and a click on one of them sends nothing."""
+    server, game = stub
+    with table_page(browser, server.url) as (page, match_id):
+        moves: list[str] = []
+        page.on("request", lambda r: moves.append(r.url) if r.url.endswith("/moves") else None)
+        wait_for_my_move(page)
+        hand = page.locator("#hand .card")
+        assert hand.count() == 13
+        assert page.locator("#hand .card[aria-disabled='true']").count() == 13
+        hand.first.click(force=True)  # Playwright would wait: the card is aria-disabled
+        page.wait_for_timeout(400)
+        assert moves == [] and page.locator("#toast:not([hidden])").count() == 0
+
+        # On to a turn of mine where I must follow suit (some cards are not allowed).
+        def must_follow(state: Any) -> bool:
+            view = view_for(state, 0).to_dict()
+            return view["phase"] == "play" and 0 < len(view["legal_cards"]) < len(view["my_cards"])
+
+        advance(game, match_id, must_follow, contract="tricks")
+        reload_table(page)
+        view = view0(game, match_id)
+        legal = set(view["legal_cards"])
+        shown_legal = page.locator("#hand.active .card.legal").evaluate_all(
+            "els => els.map((e) => e.dataset.card)"
+        )
+        assert set(shown_legal) == legal
+        dimmed = page.locator("#hand .card.illegal[aria-disabled='true']")
+        assert set(dimmed.evaluate_all("els => els.map((e) => e.dataset.card)")) == (
+            set(view["my_cards"]) - legal
+        )
+        tops = page.locator("#hand .card").evaluate_all(
+            "els => els.map((e) => [e.dataset.card, e.getBoundingClientRect().top])"
+        )
+        raised = max(top for card, top in tops if card in legal)
+        lowered = min(top for card, top in tops if card not in legal)
+        assert raised < lowered - 5, tops
+        page.screenshot(path=str(artifacts / "table-legal-1280.png"))
+
+        version = page.get_attribute("#table", "data-version")
+        card = dimmed.first.get_attribute("data-card")
+        dimmed.first.click(force=True)
+        page.wait_for_timeout(400)
+        assert moves == [], "a card that may not be played is not sent"
+        assert page.get_attribute("#table", "data-version") == version
+        assert page.locator(f'#hand [data-card="{card}"]').count() == 1
+        assert page.js_errors == []
+
+
+def test_cards_have_spoken_names_in_the_pages_language(
+    browser: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    server, game = stub
+    with table_page(browser, server.url) as (page, match_id):
+        wait_for_my_move(page)
+        mine = view0(game, match_id)["my_cards"]
+        labels = dict(
+            page.locator("#hand .card").evaluate_all(
+                "els => els.map((e) => [e.dataset.card, e.getAttribute('aria-label')])"
+            )
+        )
+        assert labels == {code: english_name(code) for code in mine}
+        page.click("#lang")
+        wait_for_my_move(page)
+        labels = dict(
+            page.locator("#hand .card").evaluate_all(
+                "els => els.map((e) => [e.dataset.card, e.getAttribute('aria-label')])"
+            )
+        )
+        assert labels == {code: turkish_name(code) for code in mine}
+        assert turkish_name("TH") == "kupa onlusu"
+
+
+def last_trick_of_hand_0(state: MatchState) -> bool:
+    return state.hand_index == 0 and state.trick_no == 12 and state.current_player == 0
+
+
+def test_the_last_trick_and_the_hands_summary_show_the_hands_numbers(
+    browser: Any, stub: tuple[LiveServer, StubGame], artifacts: Path
+) -> None:
+    """El Almaz to the 13th trick: the last trick shown again is the engine's; after my last
+    card the summary lists each seat's tricks (counted from the trick_won events), its points
+    for the hand and the running totals (the hand_scored event, the engine's score sheet), and
+    stays (default pace) until I press Continue."""
+    server, game = stub
+    with table_page(browser, server.url, pace="normal") as (page, match_id):
+        wait_for_my_move(page)
+        advance(game, match_id, last_trick_of_hand_0, contract="tricks")
+        reload_table(page)
+        previous = view0(game, match_id)["tricks"][-1]
+        page.click("#last-trick-button")
+        shown = page.locator("#last-trick li").evaluate_all(
+            "els => els.map((e) => [Number(e.dataset.seat), e.dataset.card, e.className])"
+        )
+        assert [(s, c) for s, c, _ in shown] == [(p["seat"], p["card"]) for p in previous["plays"]]
+        assert [s for s, _, cls in shown if "winner" in cls] == [previous["winner"]]
+        assert [s for s, _, cls in shown if "leader" in cls] == [previous["leader"]]
+        page.screenshot(path=str(artifacts / "table-last-trick-1280.png"))
+        page.click("#last-trick-button")
+        assert page.locator("#last-trick").count() == 0
+
+        page.locator("#hand.active .card.legal").first.click()
+        page.wait_for_selector("#hand-summary[data-hand='0']", timeout=30_000)
+        page.screenshot(path=str(artifacts / "table-summary-1280.png"))
+        events = game.matches[match_id].events
+        won = Counter(e["seat"] for e in events if e["type"] == "trick_won" and e["hand"] == 0)
+        scored = next(e for e in events if e["type"] == "hand_scored" and e["hand"] == 0)
+        assert list(state_of(game, match_id).sheet[0].points) == scored["points"]
+        rows = page.locator("#hand-summary tbody tr").evaluate_all(
+            """els => els.map((r) => [Number(r.dataset.seat),
+                r.querySelector('.tricks').textContent, r.querySelector('.hp').textContent,
+                r.querySelector('.tot').textContent])"""
+        )
+        assert rows == [
+            [s, str(won[s]), str(scored["points"][s]), str(scored["totals"][s])] for s in range(4)
+        ]
+        assert sum(won.values()) == 13 and sum(scored["points"]) == -650
+        page.wait_for_timeout(3_000)
+        assert page.locator("#hand-summary").count() == 1, "the summary waits for the player"
+        page.click("#summary-continue")
+        page.wait_for_selector("#hand-summary", state="detached")
+        sheet = page.locator("#score-sheet tbody tr[data-hand='0'] td").all_inner_texts()
+        assert sheet[2:] == [str(p) for p in scored["points"]]
+        assert page.js_errors == []
+
+
+def test_the_summary_closes_itself_after_a_few_seconds(
+    browser: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    server, game = stub
+    with table_page(browser, server.url, pace="fast") as (page, match_id):
+        wait_for_my_move(page)
+        advance(game, match_id, last_trick_of_hand_0, contract="tricks")
+        reload_table(page)
+        page.locator("#hand.active .card.legal").first.click()
+        page.wait_for_selector("#hand-summary")
+        page.wait_for_timeout(1_500)
+        assert page.locator("#hand-summary").count() == 1
+        page.wait_for_selector("#hand-summary", state="detached", timeout=8_000)
+        assert page.get_attribute("#table", "data-phase") != "over"
+
+
+def test_the_pace_and_the_four_colour_suits_are_kept(
+    browser: Any, stub: tuple[LiveServer, StubGame], artifacts: Path
+) -> None:
+    server, _ = stub
+    with table_page(browser, server.url, pace="normal") as (page, _match_id):
+        wait_for_my_move(page)
+        red = page.locator("#hand .card.suit-D, #hand .card.suit-H").first
+        assert red.evaluate("e => getComputedStyle(e).color") == "rgb(192, 38, 45)"
+        page.click(".table-settings summary")
+        page.select_option("#pace", "fast")
+        page.check("#four-colour")
+        assert page.evaluate("localStorage.getItem('king.pace')") == "fast"
+        reload_table(page)
+        assert page.locator("#table.four-colour").count() == 1
+        colours = page.locator("#hand .card").evaluate_all(
+            "els => els.map((e) => [e.dataset.card[1], getComputedStyle(e).color])"
+        )
+        expected = {"S": "rgb(27, 27, 27)", "H": "rgb(192, 38, 45)", "D": "rgb(29, 95, 191)",
+                    "C": "rgb(19, 128, 59)"}  # fmt: skip
+        assert all(colour == expected[suit] for suit, colour in colours), colours
+        page.screenshot(path=str(artifacts / "table-four-colour-1280.png"))
+
+
+def test_a_hand_the_bots_finish_between_two_polls_still_ends_on_its_summary(
+    browser: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    """The log keeps the write that ended a hand and what follows it (docs/game-api.md,
+    Events). When the bots play the last cards of a hand between two polls, the poll answers
+    ``reset`` with that write; the page plays it through: the whole last trick, then the
+    hand's summary with the hand_scored event's points."""
+    server, game = stub
+
+    def two_bots_after_me_in_the_last_trick(state: MatchState) -> bool:
+        return state.trick_no == 12 and state.current_player == 0 and state.trick_count <= 1
+
+    with table_page(browser, server.url) as (page, match_id):
+        resets: list[bool] = []
+        page.on(
+            "response",
+            lambda r: resets.append(r.json()["reset"]) if "/events?" in r.url else None,
+        )
+        for _attempt in range(4):  # the deal decides whether a match has such a trick
+            wait_for_my_move(page)
+            advance(game, match_id, two_bots_after_me_in_the_last_trick, contract="tricks")
+            state = state_of(game, match_id)
+            if not state.is_over:
+                break
+            page.goto(server.url + "/")
+            page.wait_for_selector("#create-form")
+            match_id = create_computer_table(page)
+        assert not state.is_over, "no match had two bots after me in a 13th trick"
+        hand = state.hand_index
+        reload_table(page)
+        page.evaluate(RECORDER_JS)
+        page.locator("#hand.active .card.legal").first.click()
+        page.wait_for_selector(f"#hand-summary[data-hand='{hand}']")
+        assert True in resets, "the poll answered reset"
+        events = game.matches[match_id].events
+        scored = next(e for e in events if e["type"] == "hand_scored" and e["hand"] == hand)
+        points = [int(text) for text in page.locator("#hand-summary .hp").all_inner_texts()]
+        assert points == scored["points"]
+        last = next(e for e in events if e["type"] == "trick_won" and e["hand"] == hand and
+                    e["trick"] == 12)  # fmt: skip
+        felt = page.evaluate("window.__felt")
+        full = [e["cards"] for e in felt if len(e["cards"]) == 4]
+        assert full and sorted(c.split(":")[1] for c in full[-1]) == sorted(last["cards"])
+        at = {card: int(seat) for seat, card in (c.split(":") for c in full[-1])}
+        leader = at[last["cards"][0]]
+        assert [at[card] for card in last["cards"]] == [(leader + i) % 4 for i in range(4)]
+        assert page.js_errors == []
