@@ -206,6 +206,8 @@ class BatchWorker:
 
     def work_claimed(self, ids: list[str], burst: bool = False) -> BatchReport:
         """Ingest the claimed jobs ``ids`` and record their outcomes; empties the claim."""
+        # A producer's retry under the same job id can put that id on the list twice: one job.
+        ids = list(dict.fromkeys(ids))
         jobs = Job.fetch_many(ids, connection=self.connection, serializer=JSONSerializer)
         valid: list[tuple[Job, FinishedMatch]] = []
         failed: list[tuple[Job, str]] = []

@@ -39,8 +39,16 @@ def build_worker(redis_url: str, queue_name: str) -> SimpleWorker:
     return worker
 
 
-def build_batch_worker(redis_url: str, queue_name: str, batch_size: int) -> BatchWorker:
-    return BatchWorker(Redis.from_url(redis_url), queue_name, jobs.get_store, batch_size=batch_size)
+def build_batch_worker(
+    redis_url: str, queue_name: str, batch_size: int, alive_ttl_s: float = 30.0
+) -> BatchWorker:
+    return BatchWorker(
+        Redis.from_url(redis_url),
+        queue_name,
+        jobs.get_store,
+        batch_size=batch_size,
+        alive_ttl_s=alive_ttl_s,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,6 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queue", default=settings.queue_name)
     parser.add_argument("--redis-url", default=settings.redis_url, help="the queue Redis")
     parser.add_argument("--batch-size", type=int, default=settings.batch_size)
+    parser.add_argument(
+        "--alive-ttl-s",
+        type=float,
+        default=30.0,
+        help="a batch worker silent this long is dead: its claimed jobs are requeued",
+    )
     parser.add_argument(
         "--per-job", action="store_true", help="RQ's worker: one job, one transaction"
     )
@@ -61,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         worker = build_worker(args.redis_url, args.queue)
         worker.work(burst=args.burst, with_scheduler=True, logging_level="INFO")
         return 0
-    batch = build_batch_worker(args.redis_url, args.queue, args.batch_size)
+    batch = build_batch_worker(args.redis_url, args.queue, args.batch_size, args.alive_ttl_s)
 
     def stop(signum: int, frame: FrameType | None) -> None:
         batch.stop()  # the batch in hand is finished first
