@@ -7,6 +7,7 @@ they write must then hold the same rows (the history in the same order per playe
 
 from __future__ import annotations
 
+import itertools
 import random
 import uuid
 from collections.abc import Iterator
@@ -165,6 +166,6 @@ def test_a_players_matches_are_applied_in_batch_order(store: Store, schema_url: 
     )
     assert [r[0] for r in rows] == [first.match_id, second.match_id, third.match_id]
     assert rows[0][1] == 1500
-    for earlier, later in zip(rows, rows[1:], strict=False):
+    for earlier, later in itertools.pairwise(rows):
         assert later[1] == earlier[2]
     assert rows[0][2] > 1500 > rows[1][2]

@@ -7,6 +7,7 @@ king_rating.worker`` processes that get killed.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import subprocess
@@ -91,8 +92,8 @@ def test_poison_jobs_fail_with_their_reason_and_the_rest_of_the_batch_is_ingeste
 ) -> None:
     good = matches(6)
     enqueue(queue, good[:2])
-    invalid = queue.enqueue(INGEST_JOB_FUNCTION, '{"match_id": "x"}', job_id="invalid")
-    other = queue.enqueue("os.getcwd", job_id="other-function")
+    queue.enqueue(INGEST_JOB_FUNCTION, '{"match_id": "x"}', job_id="invalid")
+    queue.enqueue("os.getcwd", job_id="other-function")
     unreadable = queue.enqueue(INGEST_JOB_FUNCTION, "{}", job_id="unreadable")
     queue.connection.hset(unreadable.key, "data", b"\x00 not zlib, not JSON")
     enqueue(queue, good[2:4])
@@ -112,9 +113,10 @@ def test_poison_jobs_fail_with_their_reason_and_the_rest_of_the_batch_is_ingeste
     assert "MalformedMessage" in reasons["invalid"]
     assert "os.getcwd" in reasons["other-function"]
     assert "unreadable" in reasons["unreadable"]
-    assert "Unicode" in reasons[jobs.job_id_for(refused.match_id)] or "0x00" in reasons[
-        jobs.job_id_for(refused.match_id)
-    ]
+    assert (
+        "Unicode" in reasons[jobs.job_id_for(refused.match_id)]
+        or "0x00" in reasons[jobs.job_id_for(refused.match_id)]
+    )
 
 
 def test_a_dead_workers_claim_is_requeued_in_order_and_applied_once(
@@ -167,7 +169,7 @@ def test_a_players_matches_are_applied_in_queue_order_across_batches(
         "WHERE player_id = 'ayse' ORDER BY seq",
     )
     assert [r[0] for r in rows] == [m.match_id for m in messages]
-    for earlier, later in zip(rows, rows[1:], strict=False):
+    for earlier, later in itertools.pairwise(rows):
         assert later[1] == earlier[2]
 
 

@@ -268,7 +268,9 @@ class BatchWorker:
     ) -> None:
         finished = FinishedJobRegistry(queue=self.queue)
         failures = FailedJobRegistry(queue=self.queue)
-        with self.connection.pipeline() as pipe:
+        # Not a MULTI: a worker that dies half-way leaves its in-flight list (deleted last), so
+        # the whole claim is requeued and finishes as duplicates.
+        with self.connection.pipeline(transaction=False) as pipe:
             for job, _, result in done:
                 ttl = job.result_ttl if job.result_ttl is not None else RESULT_TTL
                 job.set_status(JobStatus.FINISHED, pipeline=pipe)
@@ -277,7 +279,12 @@ class BatchWorker:
                 )
                 if ttl != 0:
                     finished.add(job, ttl, pipe)
-                job.cleanup(ttl, pipeline=pipe, remove_from_queue=False)
+                # What ``Job.cleanup`` does, less the expiry of the dependency sets (these
+                # jobs have none): the job and its result stay ``ttl`` seconds.
+                if ttl > 0:
+                    pipe.expire(job.key, ttl)
+                elif ttl == 0:
+                    pipe.delete(job.key)
             for job, reason in failed:
                 ttl = job.failure_ttl if job.failure_ttl is not None else FAILURE_TTL
                 job.set_status(JobStatus.FAILED, pipeline=pipe)
