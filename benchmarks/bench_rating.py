@@ -550,6 +550,7 @@ def bench_queue(url: str, args: argparse.Namespace) -> None:
     if args.skip_per_job:
         paths.pop("per_job")
     rates: dict[str, list[float]] = {name: [] for name in paths}
+    cpu: dict[str, list[float]] = {name: [] for name in paths}
     for index in range(args.rq_rounds):
         for name in paths if index % 2 == 0 else list(paths)[::-1]:
             run = rating_queue.backlog_run(
@@ -561,7 +562,12 @@ def bench_queue(url: str, args: argparse.Namespace) -> None:
                 forget=forget_matches,
             )
             rates[name].append(run.per_s)
-            emit(f"rating.ingest_rq_{name}_round_{index + 1}", f"{run.per_s:.0f}")
+            cpu[name].append(run.worker_cpu_ms + run.redis_cpu_ms)
+            emit(
+                f"rating.ingest_rq_{name}_round_{index + 1}",
+                f"{run.per_s:.0f}/s, CPU per match {run.worker_cpu_ms:.2f} ms workers"
+                f" + {run.redis_cpu_ms:.2f} ms redis",
+            )
             if run.failed:
                 emit(f"rating.ingest_rq_{name}_failed_jobs", run.failed)
     for name, values in rates.items():
@@ -571,6 +577,10 @@ def bench_queue(url: str, args: argparse.Namespace) -> None:
             else ("rating.ingest_rq_per_job_matches_per_s")
         )
         emit(label, f"{statistics.median(values):.0f}")
+        emit(
+            f"{label.removesuffix('matches_per_s')}cpu_ms_per_match",
+            f"{statistics.median(cpu[name]):.2f}",
+        )
     for name, per_job in paths.items():
         seconds, backlog = rating_queue.catchup_run(
             url,

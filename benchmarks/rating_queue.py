@@ -16,6 +16,7 @@ included) to that commit.
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -38,6 +39,10 @@ class QueueRun:
     matches: int
     seconds: float
     failed: int
+    #: CPU per match of the worker processes and of the queue's redis-server (Postgres not
+    #: included); on a shared machine it varies less than the rate.
+    worker_cpu_ms: float
+    redis_cpu_ms: float
 
     @property
     def per_s(self) -> float:
@@ -71,6 +76,13 @@ def _enqueue_all(queue: Queue, messages: list[FinishedMatch]) -> None:
                 pipeline=pipe,
             )
             pipe.execute()
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _committed(url: str, ids: list[str]) -> int:
@@ -117,13 +129,24 @@ def backlog_run(
     try:
         queue = Queue(QUEUE, connection=Redis.from_url(server.url), serializer=JSONSerializer)
         _enqueue_all(queue, messages)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        redis_before = _cpu_s(server.process.pid)
         started = time.perf_counter()
         workers = _start_workers(url, server.url, processes, per_job, batch_size)
         _wait_committed(url, ids, timeout_s=900)
         elapsed = time.perf_counter() - started
+        redis_cpu = _cpu_s(server.process.pid) - redis_before
         for worker in workers:
             worker.wait(timeout=60)
-        return QueueRun(len(ids), elapsed, queue.failed_job_registry.count)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        worker_cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
+        return QueueRun(
+            len(ids),
+            elapsed,
+            queue.failed_job_registry.count,
+            1000 * worker_cpu / len(ids),
+            1000 * redis_cpu / len(ids),
+        )
     finally:
         server.stop()
         if forget is not None:
