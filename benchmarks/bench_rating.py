@@ -9,8 +9,15 @@ Prints ``name: value`` lines:
   runs; ``--regenerate`` rebuilds it. ``$BENCH_RATING_DATABASE_URL`` names another database.
 * ``rating.ingest_matches_per_s`` - finished matches ingested per second through the store (one
   transaction per match: archive, Elo, history, board), 8 threads sharing one pool.
-* ``rating.ingest_rq_matches_per_s`` - the same end to end through Redis and two RQ worker
-  processes (``python -m king_rating.worker --burst``).
+* ``rating.ingest_rq_matches_per_s`` - the whole path from the ``ratings`` queue to committed
+  rows: a backlog of ``--rq-count`` (10,000) finished matches queued as the game service queues
+  them, then two ``python -m king_rating.worker --burst`` processes (the batch loop), timed from
+  their start until the last row is committed; ``rating.ingest_rq_per_job_matches_per_s`` the
+  same with RQ's worker (``--per-job``), in the same run (``benchmarks/rating_queue.py``).
+* ``rating.catchup_s`` / ``rating.catchup_per_job_s`` - matches finish at ``--catchup-rate``
+  (100/s) throughout; the workers are down for ``--outage-s`` (30 s), then start: the seconds
+  until they have caught up (``rating.catchup_backlog``: the backlog they started with).
+  ``--queue`` runs only these figures.
 * ``rating.board_top100_p99_ms`` / ``rating.my_rank_p99_ms`` - latency of
   ``GET /weekly/current?page_size=100`` and ``GET /weekly/current/players/<id>`` through the Flask
   app (in-process test client: routing, validation, SQL, serialization; no network).
@@ -31,7 +38,6 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -535,40 +541,60 @@ def emit_cost(name: str, costs: list[float]) -> None:
     emit(name, f"{statistics.median(costs):.1f} (rounds {min(costs):.1f} .. {max(costs):.1f})")
 
 
-def bench_ingest_rq(url: str, count: int, processes: int) -> float:
-    from redis import Redis
+def bench_queue(url: str, args: argparse.Namespace) -> None:
+    """The queue figures, batch worker and RQ's worker (``--per-job``) in alternation, each
+    on its own fresh matches (``benchmarks/rating_queue.py``)."""
+    from benchmarks import rating_queue
 
-    from king_devservers import start_redis
-    from king_rating import jobs
-
-    server = start_redis()
-    try:
-        connection = Redis.from_url(server.url)
-        queue = jobs.ratings_queue(connection, "ratings-bench")
-        messages = next_messages(url, count)
-        for message in messages:
-            jobs.enqueue_finished_match(queue, message, retry_intervals=())
-        env = dict(os.environ, DATABASE_URL=url, REDIS_URL=server.url, RATING_QUEUE="ratings-bench")
-        started = time.perf_counter()
-        workers = [
-            subprocess.Popen(
-                [sys.executable, "-m", "king_rating.worker", "--burst"],
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+    paths = {"batch": False, "per_job": True}
+    if args.skip_per_job:
+        paths.pop("per_job")
+    rates: dict[str, list[float]] = {name: [] for name in paths}
+    cpu: dict[str, list[float]] = {name: [] for name in paths}
+    for index in range(args.rq_rounds):
+        for name in paths if index % 2 == 0 else list(paths)[::-1]:
+            run = rating_queue.backlog_run(
+                url,
+                next_messages(url, args.rq_count),
+                processes=args.rq_processes,
+                per_job=paths[name],
+                batch_size=args.batch_size,
+                forget=forget_matches,
             )
-            for _ in range(processes)
-        ]
-        for worker in workers:
-            worker.wait()
-        elapsed = time.perf_counter() - started
-        failed = jobs.ratings_queue(connection, "ratings-bench").failed_job_registry.count
-        if failed:
-            emit("rating.ingest_rq_failed_jobs", failed)
-        forget_matches(url, messages)
-        return count / elapsed
-    finally:
-        server.stop()
+            rates[name].append(run.per_s)
+            cpu[name].append(run.worker_cpu_ms + run.redis_cpu_ms)
+            emit(
+                f"rating.ingest_rq_{name}_round_{index + 1}",
+                f"{run.per_s:.0f}/s, CPU per match {run.worker_cpu_ms:.2f} ms workers"
+                f" + {run.redis_cpu_ms:.2f} ms redis",
+            )
+            if run.failed:
+                emit(f"rating.ingest_rq_{name}_failed_jobs", run.failed)
+    for name, values in rates.items():
+        label = (
+            "rating.ingest_rq_matches_per_s"
+            if name == "batch"
+            else ("rating.ingest_rq_per_job_matches_per_s")
+        )
+        emit(label, f"{statistics.median(values):.0f}")
+        emit(
+            f"{label.removesuffix('matches_per_s')}cpu_ms_per_match",
+            f"{statistics.median(cpu[name]):.2f}",
+        )
+    for name, per_job in paths.items():
+        seconds, backlog = rating_queue.catchup_run(
+            url,
+            next_messages(url, int(args.catchup_rate * (args.outage_s + 150))),
+            rate=args.catchup_rate,
+            outage_s=args.outage_s,
+            processes=args.rq_processes,
+            per_job=per_job,
+            batch_size=args.batch_size,
+            forget=forget_matches,
+        )
+        suffix = "" if name == "batch" else "_per_job"
+        emit(f"rating.catchup{suffix}_s", f"{seconds:.1f}")
+        emit(f"rating.catchup{suffix}_backlog", backlog)
 
 
 def bench_latency(call: Callable[[], Any], runs: int, warmup: int = 50) -> list[float]:
@@ -699,13 +725,22 @@ def main(argv: list[str]) -> None:
         "--foreign-keys", action="store_true", help="only the side-by-side cost of the keys"
     )
     parser.add_argument("--rounds", type=int, default=6, help="rounds of --foreign-keys")
+    parser.add_argument("--queue", action="store_true", help="only the queue figures")
+    parser.add_argument("--rq-count", type=int, default=10_000, help="backlog of a queue run")
+    parser.add_argument("--rq-rounds", type=int, default=1)
+    parser.add_argument("--rq-processes", type=int, default=2, help="worker processes")
+    parser.add_argument("--batch-size", type=int, default=500)
+    parser.add_argument("--skip-per-job", action="store_true", help="not RQ's worker")
+    parser.add_argument("--catchup-rate", type=float, default=100, help="matches/s finishing")
+    parser.add_argument("--outage-s", type=float, default=30, help="workers down this long")
     args, _ = parser.parse_known_args(argv)
 
     if args.foreign_keys:
         bench_foreign_keys(args.ingest_count, args.rounds, 8)
         return
 
-    bench_quality()
+    if not args.queue:
+        bench_quality()
     url = bench_database_url()
     meta = dataset_meta(url)
     if args.regenerate or meta.get("version") != DATASET_VERSION:
@@ -725,11 +760,11 @@ def main(argv: list[str]) -> None:
     emit("rating.dataset_players", counts[0])
     emit("rating.dataset_rating_history_rows", counts[1])
     ref = datetime.fromisoformat(meta["reference_time"])
+    if args.queue:
+        bench_queue(url, args)
+        return
     emit("rating.ingest_matches_per_s", f"{bench_ingest(url, args.ingest_count, 8):.0f}")
-    emit(
-        "rating.ingest_rq_matches_per_s",
-        f"{bench_ingest_rq(url, args.ingest_count, 2):.0f}",
-    )
+    bench_queue(url, args)
     bench_reads(url, ref, args.read_runs)
 
 

@@ -22,6 +22,8 @@ class Settings:
     freeze_grace_seconds: int = 3600
     pool_min_size: int = 1
     pool_max_size: int = 10
+    #: Finished matches the worker ingests per transaction (``king_rating.batchworker``).
+    batch_size: int = 500
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -33,4 +35,5 @@ class Settings:
             freeze_grace_seconds=int(env.get("RATING_FREEZE_GRACE_SECONDS", "3600")),
             pool_min_size=int(env.get("RATING_DB_POOL_MIN", "1")),
             pool_max_size=int(env.get("RATING_DB_POOL_MAX", "10")),
+            batch_size=int(env.get("RATING_BATCH_SIZE", "500")),
         )

@@ -1,5 +1,9 @@
 """RQ glue: the job that ingests one finished-match message, and how to enqueue it.
 
+The worker (``king_rating.batchworker``) takes these jobs in batches and does not call the
+function; what follows is how RQ's own worker (``python -m king_rating.worker --per-job``) runs
+it, one job at a time.
+
 The job takes the message as one JSON string (JSON serializer, never pickle) and re-reads
 everything else from Postgres, so a retried or replayed job is harmless: the store applies each
 match id exactly once. When Postgres is unreachable the job raises, RQ schedules a retry with a

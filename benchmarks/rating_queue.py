@@ -1,0 +1,220 @@
+"""The path from the ``ratings`` queue to committed rows, batch worker and RQ's worker side by
+side (``bench_rating``'s ``rating.ingest_rq_*`` and ``rating.catchup_*`` figures).
+
+Each measurement gets a private redis-server, enqueues finished matches the way the game
+service does (one RQ job per match, ``finished-match-<id>``), starts worker processes
+(``python -m king_rating.worker``, batch loop or ``--per-job``) and polls Postgres until every
+one of its matches is archived; the time runs from the workers' start (their start-up
+included) to that commit.
+
+* ``backlog``: the whole backlog is queued before the workers start.
+* ``catch-up``: matches keep finishing at a steady ``rate`` the whole time; the workers are
+  down for ``outage_s`` (the backlog grows), then start, and the figure is the time until they
+  have caught up (every match that finished by then committed, the queue empty).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import psycopg
+from redis import Redis
+from rq import Queue
+from rq.serializers import JSONSerializer
+
+from king_message import FinishedMatch
+
+QUEUE = "ratings-bench"
+
+
+@dataclass(frozen=True, slots=True)
+class QueueRun:
+    matches: int
+    seconds: float
+    failed: int
+    #: CPU per match of the worker processes and of the queue's redis-server (Postgres not
+    #: included); on a shared machine it varies less than the rate.
+    worker_cpu_ms: float
+    redis_cpu_ms: float
+
+    @property
+    def per_s(self) -> float:
+        return self.matches / self.seconds
+
+
+def _enqueue_all(queue: Queue, messages: list[FinishedMatch]) -> None:
+    """Enqueue like the producers do (``king_rating.jobs.enqueue_finished_match``), pipelined
+    in chunks so that building a backlog does not take longer than draining it."""
+    from rq import Retry
+
+    from king_message import INGEST_JOB_FUNCTION, job_id_for
+    from king_rating.jobs import FAILURE_TTL, RESULT_TTL, RETRY_INTERVALS
+
+    retry = Retry(max=len(RETRY_INTERVALS), interval=list(RETRY_INTERVALS))
+    for start in range(0, len(messages), 500):
+        with queue.connection.pipeline() as pipe:
+            queue.enqueue_many(
+                [
+                    Queue.prepare_data(
+                        INGEST_JOB_FUNCTION,
+                        args=(m.to_json(),),
+                        job_id=job_id_for(m.match_id),
+                        retry=retry,
+                        result_ttl=RESULT_TTL,
+                        failure_ttl=FAILURE_TTL,
+                        description=f"finished match {m.match_id}",
+                    )
+                    for m in messages[start : start + 500]
+                ],
+                pipeline=pipe,
+            )
+            pipe.execute()
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _committed(url: str, ids: list[str]) -> int:
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM matches WHERE match_id = ANY(%s::uuid[])", (ids,)
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _start_workers(
+    url: str, redis_url: str, processes: int, per_job: bool, batch_size: int
+) -> list[subprocess.Popen[bytes]]:
+    env = dict(os.environ, DATABASE_URL=url, QUEUE_REDIS_URL=redis_url, RATING_QUEUE=QUEUE)
+    command = [sys.executable, "-m", "king_rating.worker", "--burst"]
+    command += ["--per-job"] if per_job else ["--batch-size", str(batch_size)]
+    return [
+        subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(processes)
+    ]
+
+
+def _wait_committed(url: str, ids: list[str], timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while _committed(url, ids) < len(ids):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"only {_committed(url, ids)} of {len(ids)} matches committed")
+        time.sleep(0.05)
+
+
+def backlog_run(
+    url: str,
+    messages: list[FinishedMatch],
+    *,
+    processes: int,
+    per_job: bool,
+    batch_size: int = 500,
+    forget: Callable[[str, list[FinishedMatch]], None] | None = None,
+) -> QueueRun:
+    from king_devservers import start_redis
+
+    server = start_redis()
+    ids = [m.match_id for m in messages]
+    try:
+        queue = Queue(QUEUE, connection=Redis.from_url(server.url), serializer=JSONSerializer)
+        _enqueue_all(queue, messages)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        redis_before = _cpu_s(server.process.pid)
+        started = time.perf_counter()
+        workers = _start_workers(url, server.url, processes, per_job, batch_size)
+        _wait_committed(url, ids, timeout_s=900)
+        elapsed = time.perf_counter() - started
+        redis_cpu = _cpu_s(server.process.pid) - redis_before
+        for worker in workers:
+            worker.wait(timeout=60)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        worker_cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
+        return QueueRun(
+            len(ids),
+            elapsed,
+            queue.failed_job_registry.count,
+            1000 * worker_cpu / len(ids),
+            1000 * redis_cpu / len(ids),
+        )
+    finally:
+        server.stop()
+        if forget is not None:
+            forget(url, messages)
+
+
+def catchup_run(
+    url: str,
+    messages: list[FinishedMatch],
+    *,
+    rate: float,
+    outage_s: float,
+    processes: int,
+    per_job: bool,
+    batch_size: int = 500,
+    forget: Callable[[str, list[FinishedMatch]], None] | None = None,
+) -> tuple[float, int]:
+    """(seconds from the workers' start until caught up, backlog when they started)."""
+    from king_devservers import start_redis
+
+    server = start_redis()
+    stop = threading.Event()
+    sent: list[str] = []
+    try:
+        queue = Queue(QUEUE, connection=Redis.from_url(server.url), serializer=JSONSerializer)
+
+        def produce() -> None:
+            began = time.perf_counter()
+            for index, message in enumerate(messages):
+                if stop.is_set():
+                    return
+                pause = began + index / rate - time.perf_counter()
+                if pause > 0:
+                    time.sleep(pause)
+                _enqueue_all(queue, [message])
+                sent.append(message.match_id)
+
+        producer = threading.Thread(target=produce, daemon=True)
+        producer.start()
+        time.sleep(outage_s)
+        backlog = queue.count
+        started = time.perf_counter()
+        # Not --burst: the queue empties now and then while matches keep finishing.
+        env = dict(os.environ, DATABASE_URL=url, QUEUE_REDIS_URL=server.url, RATING_QUEUE=QUEUE)
+        command = [sys.executable, "-m", "king_rating.worker"]
+        command += ["--per-job"] if per_job else ["--batch-size", str(batch_size)]
+        workers = [
+            subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(processes)
+        ]
+        try:
+            deadline = time.monotonic() + 900
+            while True:
+                snapshot = list(sent)
+                if queue.count == 0 and _committed(url, snapshot) == len(snapshot):
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the workers did not catch up with the producer")
+                time.sleep(0.05)
+            return time.perf_counter() - started, backlog
+        finally:
+            stop.set()
+            producer.join()
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.wait(timeout=60)
+    finally:
+        server.stop()
+        if forget is not None:
+            forget(url, [m for m in messages if m.match_id in set(sent)])

@@ -1,0 +1,368 @@
+"""The ratings worker's batch loop: many queued RQ jobs, one Postgres transaction.
+
+Producers still put one RQ job per finished match on the ``ratings`` queue
+(``finished-match-<id>``, one JSON argument). Instead of RQ's worker, whose bookkeeping per job
+(status, registries, heartbeats, execution records: some 57 Redis commands) costs more than
+the ingestion, this loop takes up to ``batch_size`` queued job ids at a time and works them as
+one:
+
+1. **Claim.** One Lua script moves the ids at the head of the queue's list into this worker's
+   in-flight list (``<queue key>:batch:inflight:<worker>``) atomically, so a job is always
+   either queued or claimed by exactly one live worker. The first id is awaited with
+   ``BLMOVE`` when the queue is empty.
+2. **Read.** ``Job.fetch_many`` loads the jobs; a job that cannot be read (its data does not
+   deserialize, another function, a message that is not a valid finished match) is a poison
+   message: it goes to the failed-job registry with its reason and the batch goes on without
+   it.
+3. **Ingest.** ``batch.ingest_batch``: one transaction for the valid messages, in queue order,
+   the match id the idempotency key. If Postgres refuses the batch for its data, it is split
+   in halves until the one match it cannot take is alone, and that one fails with the
+   database's reason. If Postgres cannot be reached, the batch stays claimed and is tried
+   again with a growing pause (``--burst``: it goes back to the head of the queue and the
+   worker exits with an error).
+4. **Finish.** One pipeline marks every job finished (status, result with what ingestion did,
+   finished registry, result TTL) or failed, and empties the in-flight list.
+
+A worker that dies (crash, kill, lost host) stops refreshing its ``alive`` key; every worker
+checks the other batch workers' keys when it starts and every ``alive_ttl_s`` after, and puts
+a dead worker's in-flight jobs back at the head of the queue, in their order. A batch that had
+been committed before the death is then ingested again as duplicates, so it is applied once.
+Due jobs in the queue's scheduled registry (retries left by RQ's own worker) are moved back
+to the queue by the same check.
+
+What this relies on from RQ (beyond its documented Job, Result and registry API): the queue is
+a Redis list of job ids at ``Queue.key`` whose left end is the next job. The seam is recorded in
+docs/library-seams.md and checked by tests/rating/test_batch_worker.py.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+from king_metrics import record_rating_ingested
+from redis import Redis
+from rq import Queue
+from rq.job import Job, JobStatus
+from rq.registry import FailedJobRegistry, FinishedJobRegistry
+from rq.results import Result
+from rq.serializers import JSONSerializer
+
+from king_message import INGEST_JOB_FUNCTION, FinishedMatch
+from king_rating.batch import ingest_batch
+from king_rating.jobs import FAILURE_TTL, RESULT_TTL
+from king_rating.store import Ingested, Store
+
+log = logging.getLogger(__name__)
+
+#: Matches per transaction: large enough that the commit and the round trips vanish in the
+#: per-match work, small enough that a transaction stays short (tens of milliseconds).
+DEFAULT_BATCH_SIZE = 500
+
+# Move up to ARGV[1] ids from the head of the queue (KEYS[1]) to the in-flight list (KEYS[2]).
+_CLAIM = """
+local ids = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+if #ids > 0 then
+    redis.call('LTRIM', KEYS[1], #ids, -1)
+    redis.call('RPUSH', KEYS[2], unpack(ids))
+end
+return ids
+"""
+
+# A dead worker's in-flight ids (KEYS[1]) back to the head of the queue (KEYS[2]) in their
+# order, unless its alive key (KEYS[3]) is back; forget it in the worker set (KEYS[4]).
+_RECOVER = """
+if redis.call('EXISTS', KEYS[3]) == 1 then return -1 end
+local ids = redis.call('LRANGE', KEYS[1], 0, -1)
+for i = #ids, 1, -1 do redis.call('LPUSH', KEYS[2], ids[i]) end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[4], ARGV[1])
+return #ids
+"""
+
+
+class Poison(Exception):
+    """A job that no retry can ingest; its reason goes to the failed-job registry."""
+
+
+@dataclass(frozen=True, slots=True)
+class BatchReport:
+    taken: int
+    ingested: dict[str, int]
+    failed: int
+
+
+class BatchWorker:
+    def __init__(
+        self,
+        connection: Redis,
+        queue_name: str,
+        store: Callable[[], Store],
+        *,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        name: str | None = None,
+        alive_ttl_s: float = 30.0,
+        retry_pauses_s: Sequence[float] = (0.5, 1, 2, 5, 10, 30),
+    ) -> None:
+        self.connection = connection
+        self.queue = Queue(queue_name, connection=connection, serializer=JSONSerializer)
+        self.store = store
+        self.batch_size = max(1, batch_size)
+        self.name = name or uuid.uuid4().hex[:12]
+        self.alive_ttl_s = alive_ttl_s
+        self.retry_pauses_s = tuple(retry_pauses_s)
+        base = f"{self.queue.key}:batch"
+        self.workers_key = f"{base}:workers"
+        self.inflight_key = self.inflight_key_of(self.name)
+        self.alive_key = self.alive_key_of(self.name)
+        self._claim = connection.register_script(_CLAIM)
+        self._recover = connection.register_script(_RECOVER)
+        self._stop = threading.Event()
+        self._last_check = 0.0
+
+    def inflight_key_of(self, name: str) -> str:
+        return f"{self.queue.key}:batch:inflight:{name}"
+
+    def alive_key_of(self, name: str) -> str:
+        return f"{self.queue.key}:batch:alive:{name}"
+
+    # ------------------------------------------------------------------ liveness
+
+    def beat(self) -> None:
+        with self.connection.pipeline() as pipe:
+            pipe.set(self.alive_key, "1", px=int(self.alive_ttl_s * 1000))
+            pipe.sadd(self.workers_key, self.name)
+            pipe.execute()
+
+    def _beat_forever(self) -> None:
+        while not self._stop.wait(self.alive_ttl_s / 3):
+            try:
+                self.beat()
+            except Exception:
+                log.exception("ratings worker %s: heartbeat failed", self.name)
+
+    def recover(self) -> int:
+        """Requeue the in-flight jobs of batch workers that stopped beating; how many."""
+        moved = 0
+        for raw in self.connection.smembers(self.workers_key):
+            other = raw.decode() if isinstance(raw, bytes) else str(raw)
+            if other == self.name:
+                continue
+            keys = [
+                self.inflight_key_of(other),
+                self.queue.key,
+                self.alive_key_of(other),
+                self.workers_key,
+            ]
+            count = int(self._recover(keys=keys, args=[other]))
+            if count > 0:
+                log.warning("ratings worker %s: requeued %d jobs of %s", self.name, count, other)
+                moved += count
+        return moved
+
+    def schedule_due(self) -> int:
+        """Move due jobs of the queue's scheduled registry (RQ retries) back to the queue."""
+        registry = self.queue.scheduled_job_registry
+        moved = 0
+        for job_id in registry.get_jobs_to_schedule(int(time.time())):
+            job = self.queue.fetch_job(job_id)
+            registry.remove(job_id)
+            if job is not None:
+                self.queue.enqueue_job(job)
+                moved += 1
+        return moved
+
+    def _check_others(self) -> None:
+        now = time.monotonic()
+        if now - self._last_check >= self.alive_ttl_s:
+            self._last_check = now
+            self.recover()
+            self.schedule_due()
+
+    # ------------------------------------------------------------------ one batch
+
+    def claim(self, wait_s: int = 0) -> list[str]:
+        """Claim up to ``batch_size`` queued job ids (waiting up to ``wait_s`` for one)."""
+        ids: list[str] = []
+        if wait_s > 0:
+            first = self.connection.blmove(
+                self.queue.key, self.inflight_key, wait_s, "LEFT", "RIGHT"
+            )
+            if first is None:
+                return []
+            ids.append(first.decode() if isinstance(first, bytes) else str(first))
+        more = self._claim(
+            keys=[self.queue.key, self.inflight_key], args=[self.batch_size - len(ids)]
+        )
+        ids += [i.decode() if isinstance(i, bytes) else str(i) for i in more]
+        return ids
+
+    def work_claimed(self, ids: list[str], burst: bool = False) -> BatchReport:
+        """Ingest the claimed jobs ``ids`` and record their outcomes; empties the claim."""
+        # A producer's retry under the same job id can put that id on the list twice: one job.
+        ids = list(dict.fromkeys(ids))
+        jobs = Job.fetch_many(ids, connection=self.connection, serializer=JSONSerializer)
+        valid: list[tuple[Job, FinishedMatch]] = []
+        failed: list[tuple[Job, str]] = []
+        for job in jobs:
+            if job is None:
+                continue  # expired or deleted while queued: nothing to do
+            try:
+                valid.append((job, _message_of(job)))
+            except Poison as exc:
+                failed.append((job, f"Poison: {exc}"))
+        results: list[Ingested | str] = self._ingest([m for _, m in valid], burst)
+        done: list[tuple[Job, FinishedMatch, Ingested]] = []
+        for (job, message), result in zip(valid, results, strict=True):
+            if isinstance(result, Ingested):
+                done.append((job, message, result))
+            else:
+                failed.append((job, result))
+        self._finish(done, failed)
+        counts: dict[str, int] = {}
+        for _, message, result in done:
+            counts[str(result)] = counts.get(str(result), 0) + 1
+            record_rating_ingested(str(result), _lag(message))
+        return BatchReport(len(ids), counts, len(failed))
+
+    def _ingest(self, messages: list[FinishedMatch], burst: bool) -> list[Ingested | str]:
+        pauses = iter(self.retry_pauses_s)
+        pause = 0.0
+        while True:
+            try:
+                return _bisect(self.store(), messages)
+            except psycopg.OperationalError as exc:
+                if burst or self._stop.is_set():
+                    self._give_back()
+                    raise
+                pause = next(pauses, pause)
+                log.warning(
+                    "ratings worker %s: the database is unavailable (%s); the batch of %d "
+                    "waits %.1f s",
+                    self.name,
+                    exc,
+                    len(messages),
+                    pause,
+                )
+                time.sleep(pause)
+
+    def _give_back(self) -> None:
+        """Put the claimed jobs back at the head of the queue, in their order."""
+        self.connection.delete(self.alive_key)  # so _RECOVER does not refuse
+        self._recover(
+            keys=[self.inflight_key, self.queue.key, self.alive_key, self.workers_key],
+            args=[self.name],
+        )
+
+    def _finish(
+        self,
+        done: list[tuple[Job, FinishedMatch, Ingested]],
+        failed: list[tuple[Job, str]],
+    ) -> None:
+        finished = FinishedJobRegistry(queue=self.queue)
+        failures = FailedJobRegistry(queue=self.queue)
+        # Not a MULTI: a worker that dies half-way leaves its in-flight list (deleted last), so
+        # the whole claim is requeued and finishes as duplicates.
+        with self.connection.pipeline(transaction=False) as pipe:
+            for job, _, result in done:
+                ttl = job.result_ttl if job.result_ttl is not None else RESULT_TTL
+                job.set_status(JobStatus.FINISHED, pipeline=pipe)
+                Result.create(
+                    job, Result.Type.SUCCESSFUL, ttl, return_value=str(result), pipeline=pipe
+                )
+                if ttl != 0:
+                    finished.add(job, ttl, pipe)
+                # What ``Job.cleanup`` does, less the expiry of the dependency sets (these
+                # jobs have none): the job and its result stay ``ttl`` seconds.
+                if ttl > 0:
+                    pipe.expire(job.key, ttl)
+                elif ttl == 0:
+                    pipe.delete(job.key)
+            for job, reason in failed:
+                ttl = job.failure_ttl if job.failure_ttl is not None else FAILURE_TTL
+                job.set_status(JobStatus.FAILED, pipeline=pipe)
+                failures.add(job, ttl=ttl, exc_string=reason, pipeline=pipe)
+                Result.create_failure(job, ttl, exc_string=reason, pipeline=pipe)
+                log.error("ratings worker %s: job %s failed: %s", self.name, job.id, reason)
+            pipe.delete(self.inflight_key)
+            pipe.execute()
+
+    # ------------------------------------------------------------------ the loop
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def work(self, burst: bool = False, idle_wait_s: int = 1) -> int:
+        """Work batches until stopped (or, with ``burst``, until the queue is empty)."""
+        self.beat()
+        beating = threading.Thread(target=self._beat_forever, name="ratings-beat", daemon=True)
+        beating.start()
+        total = 0
+        try:
+            self.recover()
+            self.schedule_due()
+            while not self._stop.is_set():
+                self._check_others()
+                ids = self.claim(0 if burst else idle_wait_s)
+                if not ids:
+                    if burst:
+                        break
+                    continue
+                total += self.work_claimed(ids, burst).taken
+        finally:
+            self._stop.set()
+            with self.connection.pipeline() as pipe:
+                pipe.srem(self.workers_key, self.name)
+                pipe.delete(self.alive_key)
+                pipe.execute()
+        return total
+
+
+def _message_of(job: Job) -> FinishedMatch:
+    try:
+        if job.func_name != INGEST_JOB_FUNCTION:
+            raise Poison(f"not a finished-match job: {job.func_name}")
+        args: Any = job.args
+    except Poison:
+        raise
+    except Exception as exc:  # the stored data does not deserialize
+        raise Poison(f"unreadable job data: {type(exc).__name__}: {exc}") from exc
+    if len(args) != 1 or job.kwargs:
+        raise Poison("a finished-match job takes exactly one argument, the message")
+    try:
+        (message,) = args
+        if isinstance(message, str):
+            return FinishedMatch.from_json(message)
+        return FinishedMatch.from_dict(message)
+    except ValueError as exc:
+        raise Poison(f"MalformedMessage: {exc}") from exc
+
+
+def _bisect(store: Store, messages: list[FinishedMatch]) -> list[Ingested | str]:
+    """``ingest_batch``, except that a match Postgres refuses for its data fails alone (its
+    reason in place of a result) and the rest are ingested, still in their order."""
+    if not messages:
+        return []
+    try:
+        return list(ingest_batch(store, messages))
+    except psycopg.OperationalError:
+        raise
+    except psycopg.Error as exc:
+        if len(messages) == 1:
+            return [f"{type(exc).__name__}: {exc}".strip()]
+    half = len(messages) // 2
+    return _bisect(store, messages[:half]) + _bisect(store, messages[half:])
+
+
+def _lag(message: FinishedMatch) -> float | None:
+    try:
+        return (datetime.now(UTC) - message.ended).total_seconds()
+    except ValueError:
+        return None
