@@ -2,7 +2,7 @@
 
 ``play_random_hand`` finishes the current hand of a state with uniformly random legal moves:
 a random allowed contract if none is chosen yet, then random legal cards to the end of the
-hand. It is the same trick logic as ``MatchState._play``, run on local variables instead of
+hand. It is the same trick logic as ``MatchState.play_card``, run on local variables instead of
 attributes because simulations spend nearly all their time here; the tests check that both
 give identical states for the same choices.
 
@@ -23,7 +23,7 @@ def choose_random_contract(state: MatchState, random: Callable[[], float]) -> No
     """Pick one of the allowed contracts uniformly (contract phase only)."""
     allowed = state.ruleset.allowed_contracts(state.num_hands, state.turn, state.usage)
     contract, trump = allowed[int(random() * len(allowed))]
-    state._choose(contract, trump, None)
+    state.choose_contract(contract, trump)
 
 
 def _random_card(mask: int, random: Callable[[], float]) -> int:
@@ -46,7 +46,7 @@ def play_random_hand(state: MatchState, random: Callable[[], float]) -> None:
         choose_random_contract(state, random)
     hand_index = state.hand_index
     while state.trick_count and state.phase == PHASE_PLAY:  # finish a trick under way
-        state._play(_random_card(state.legal_card_mask(), random), None)
+        state.play_card(_random_card(state.legal_card_mask(), random))
     if state.phase != PHASE_PLAY or state.hand_index != hand_index:
         return
     rules = state.rules
@@ -149,12 +149,12 @@ def state_from_view(view: SeatView, hands: Sequence[int]) -> MatchState:
         state.phase = PHASE_OVER
         state.turn = -1
     elif view.phase == PHASE_PLAY:
-        state._choose(view.contract, view.trump, None)
+        state.choose_contract(view.contract, view.trump)
         for trick in view.tricks:
             for seat, card in trick.plays:
                 state.hands[seat] |= 1 << card  # give back, then replay
         for trick in view.tricks:
             for _seat, card in trick.plays:
-                state._play(card, None)
+                state.play_card(card)
     state.version = view.version
     return state

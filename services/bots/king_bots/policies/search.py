@@ -38,7 +38,7 @@ def playout(state: MatchState) -> None:
     hand's end is the match's end and no next hand is dealt. In Koz the known voids
     (``Position.voids``) are kept up to date play by play.
     """
-    play = state._play
+    play = state.play_card
     rules = state.rules
     assert rules is not None
     legal_of = rules.legal
@@ -71,7 +71,7 @@ def playout(state: MatchState) -> None:
             card = legal.bit_length() - 1
         if koz and state.trick_count:
             voids |= void_bits(turn, card, state.led, trump, state.trick_no)
-        play(card, None)
+        play(card)
 
 
 def sim_state(view: SeatView, hands: Sequence[int]) -> MatchState:
@@ -154,7 +154,7 @@ def _exact_values(state: MatchState, moves: list[int], seat: int) -> list[int]:
     for card in moves:
         st = state.copy()
         before = st.hand_points[seat]
-        st._play(card, None)
+        st.play_card(card)
         if st.phase != PHASE_PLAY:
             values.append(hand_result(st)[seat] - before)
             continue
@@ -241,7 +241,7 @@ def hard_card(
         else:
             for i, card in enumerate(moves):
                 st = base.copy()
-                st._play(card, None)
+                st.play_card(card)
                 playout(st)
                 totals[i] += hand_result(st)[seat]
         budget.done += 1
@@ -263,7 +263,7 @@ def evaluate_contracts(
         base = sim_state(view, hands)
         for i, option in enumerate(options):
             st = base.copy()
-            st._choose(option.contract, option.trump, None)
+            st.choose_contract(option.contract, option.trump)
             playout(st)
             totals[i] += relative(hand_result(st), seat)
         budget.done += 1
