@@ -59,6 +59,7 @@ from .moves import (
     PlayCard,
 )
 from .rulesets import RULESET_IDS, RULESETS, HandRules, Ruleset, Usage, get_ruleset
+from .tricks import beats
 
 PHASE_CONTRACT: Final = 0
 PHASE_PLAY: Final = 1
@@ -400,15 +401,9 @@ class MatchState:
             self.leader = seat
             self.best = card
             self.best_seat = seat
-        else:
-            best = self.best
-            if CARD_SUIT[card] == CARD_SUIT[best]:
-                if card > best:
-                    self.best = card
-                    self.best_seat = seat
-            elif self.trump == CARD_SUIT[card]:
-                self.best = card
-                self.best_seat = seat
+        elif beats(card, self.best, self.trump):
+            self.best = card
+            self.best_seat = seat
         self.trick |= bit
         self.trick_count += 1
         if self.trick_count < 4:
@@ -650,8 +645,8 @@ def _check_deal(hands: list[int], played: Sequence[int]) -> None:
 def _replay(state: MatchState, plays: list[int], to_the_end: bool = False) -> None:
     """Replay the plays of a decoded hand on ``state``, at the start of its play phase.
 
-    The same steps as ``play_card`` card by card, but on local variables, as in
-    ``simulate.play_random_hand``: replaying is most of the work of decoding. Raises
+    The same steps as ``play_card`` card by card (``tricks.beats`` and ``trick_points`` decide
+    each trick), but on local variables: replaying is most of the work of decoding. Raises
     ``BadInput("bad_state")`` if a play is not the mover's card or the plays end the hand (a
     stored state is never between hands), or with ``to_the_end`` (a finished match's last
     hand) unless the last play ends it. The tests compare it with ``play_card``.
@@ -686,11 +681,7 @@ def _replay(state: MatchState, plays: list[int], to_the_end: bool = False) -> No
             led = suit
             leader = best_seat = turn
             best = card
-        elif suit == suit_of[best]:
-            if card > best:
-                best = card
-                best_seat = turn
-        elif suit == trump:
+        elif beats(card, best, trump):
             best = card
             best_seat = turn
         trick |= bit

@@ -2,9 +2,11 @@
 
 ``play_random_hand`` finishes the current hand of a state with uniformly random legal moves:
 a random allowed contract if none is chosen yet, then random legal cards to the end of the
-hand. It is the same trick logic as ``MatchState.play_card``, run on local variables instead of
-attributes because simulations spend nearly all their time here; the tests check that both
-give identical states for the same choices.
+hand. Simulations spend nearly all their time in its loop, so it runs on local variables and
+holds the engine's one unrolled copy of trick resolution (``tricks.beats`` and
+``HandRules.trick_points``, written inline); ``tests/engine/test_tricks.py`` checks it
+resolves every trick as the primitive does, and the other tests that it leaves the same
+states as ``MatchState.play_card`` for the same choices.
 
 Like ``apply_action``, this is the *unchecked* path: it trusts the state it is given.
 """
@@ -98,13 +100,13 @@ def play_random_hand(state: MatchState, random: Callable[[], float]) -> None:
             hands[turn] = hand ^ bit
             plays.append(turn << 6 | card)
             trick |= bit
-            suit = suit_of[card]
+            suit = suit_of[card]  # tricks.beats, inline
             if suit == best_suit:
                 if card > best:
                     best, best_seat = card, turn
             elif suit == trump:
                 best, best_seat, best_suit = card, turn, suit
-        # The best card takes the trick; its holder leads the next one.
+        # The best card takes the trick; its holder leads the next one (trick_points, inline).
         points = per_trick
         if per_card:
             points += per_card * (trick & card_mask).bit_count()

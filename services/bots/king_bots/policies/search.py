@@ -23,6 +23,7 @@ from king_engine.contracts import TRUMP
 from king_engine.match import PHASE_PLAY
 from king_engine.rulesets import HandRules
 from king_engine.simulate import state_from_view
+from king_engine.tricks import beats
 
 from .core import PENALTY, Position, cards, void_bits, voids_of_plays
 from .heuristic import medium_card
@@ -118,11 +119,7 @@ def solve(
             n_led, n_best, n_seat = CARD_SUIT[card], card, turn
         else:
             n_led, n_best, n_seat = led, best, best_seat
-            suit = CARD_SUIT[card]
-            if suit == CARD_SUIT[best]:
-                if card > best:
-                    n_best, n_seat = card, turn
-            elif suit == trump:
+            if beats(card, best, trump):
                 n_best, n_seat = card, turn
         n_trick = trick | (1 << card)
         if count == 3:
