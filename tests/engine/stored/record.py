@@ -127,13 +127,15 @@ def transcript_case(
     }
 
 
+def write(name: str, cases: list[Any]) -> None:
+    """One case a line: the files stay short and a new case is a one-line diff."""
+    lines = ",\n".join(json.dumps(case, separators=(",", ":")) for case in cases)
+    (HERE / name).write_text(f"[\n{lines}\n]\n", encoding="utf-8")
+
+
 def main() -> None:
-    states = [state_case(*case) for case in STATE_CASES]
-    (HERE / "states.json").write_text(json.dumps(states, indent=1) + "\n", encoding="utf-8")
-    transcripts = [transcript_case(*case) for case in TRANSCRIPT_CASES]
-    (HERE / "transcripts.json").write_text(
-        json.dumps(transcripts, indent=1) + "\n", encoding="utf-8"
-    )
+    write("states.json", [state_case(*case) for case in STATE_CASES])
+    write("transcripts.json", [transcript_case(*case) for case in TRANSCRIPT_CASES])
 
 
 if __name__ == "__main__":
