@@ -127,3 +127,78 @@ def test_match_layer_key_names_are_built_in_one_module() -> None:
                 head = node.values[0]
                 spelled = isinstance(head, ast.FormattedValue) and "prefix" in ast.unparse(head)
                 assert not spelled, f"{path.name}:{node.lineno} builds a key: {ast.unparse(node)}"
+
+
+def _engine_private_names() -> set[str]:
+    """Every underscore name the engine defines: module globals, functions, classes, methods,
+    class attributes and slots (dunder names are Python's, not the engine's)."""
+    names: set[str] = set()
+    for path in (ROOT / "shared" / "king_engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names.add(node.value)  # __slots__ entries
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+def _outside_engine_sources() -> list[Path]:
+    skip = (ROOT / "shared" / "king_engine", ROOT / "tests" / "engine")
+    found = []
+    for top in ("shared", "services", "benchmarks", "examples", "tests"):
+        for path in (ROOT / top).rglob("*.py"):
+            if not any(path.is_relative_to(s) for s in skip) and "build" not in path.parts:
+                found.append(path)
+    return found
+
+
+def engine_private_uses(path: Path, private: set[str]) -> list[str]:
+    """``x._name`` (``getattr(x, "_name")``) for an underscore name the engine defines, and
+    imports of underscore names from king_engine. ``self``/``cls``/``super()`` reach the
+    file's own classes, not the engine's."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    uses = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            parts = node.module.split(".")
+            if parts[0] == "king_engine":
+                bad = [p for p in parts[1:] if p.startswith("_")]
+                bad += [a.name for a in node.names if a.name.startswith("_")]
+                uses += [f"{node.lineno}: from {node.module} import {b}" for b in bad]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "king_engine" and any(p.startswith("_") for p in parts[1:]):
+                    uses.append(f"{node.lineno}: import {alias.name}")
+        elif isinstance(node, ast.Attribute) and node.attr in private:
+            owner = node.value
+            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                continue
+            if isinstance(owner, ast.Call) and getattr(owner.func, "id", None) == "super":
+                continue
+            uses.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) in ("getattr", "setattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in private
+        ):
+            uses.append(f"{node.lineno}: {ast.unparse(node)}")
+    return uses
+
+
+def test_no_code_outside_the_engine_touches_its_private_members() -> None:
+    # The engine's tests (tests/engine) may test its insides; nothing else may lean on them.
+    private = _engine_private_names()
+    assert {"_replay", "_finish_hand", "_blank"} <= private  # the scan sees the engine's names
+    found = {}
+    for path in _outside_engine_sources():
+        uses = engine_private_uses(path, private)
+        if uses:
+            found[str(path.relative_to(ROOT))] = uses
+    assert not found, f"code outside king_engine uses its private names: {found}"

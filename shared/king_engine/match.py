@@ -22,7 +22,9 @@ Two ways in:
   it returns the public events the move caused;
 * the **fast path** ``apply_action(action)`` for simulations: the mover is whoever is to move
   and the action is *trusted*. An illegal action corrupts the state silently. Use it only with
-  actions from ``legal_actions()`` (or equivalent masks).
+  actions from ``legal_actions()`` (or equivalent masks). ``play_card(card)`` and
+  ``choose_contract(contract, trump)`` are the same unchecked steps by kind (what bots'
+  playouts call).
 
 ``version`` goes up by one with every applied move. ``to_bytes``/``from_bytes`` give a compact
 form of the whole state that round-trips exactly.
@@ -57,6 +59,7 @@ from .moves import (
     PlayCard,
 )
 from .rulesets import RULESET_IDS, RULESETS, HandRules, Ruleset, Usage, get_ruleset
+from .tricks import beats
 
 PHASE_CONTRACT: Final = 0
 PHASE_PLAY: Final = 1
@@ -283,10 +286,10 @@ class MatchState:
         events: list[Event] = []
         if isinstance(move, PlayCard):
             self._check_card(seat, move.card)
-            self._play(move.card, events)
+            self.play_card(move.card, events)
         elif isinstance(move, ChooseContract):
             self._check_contract(seat, move)
-            self._choose(move.contract, move.trump, events)
+            self.choose_contract(move.contract, move.trump, events)
         else:
             raise BadInput("bad_move", f"{move!r} is not a move")
         return events
@@ -344,13 +347,18 @@ class MatchState:
     def apply_action(self, action: int) -> None:
         """Apply a *trusted* action for whoever is to move (fast path: no checks)."""
         if action < CONTRACT_ACTION_BASE:
-            self._play(action, None)
+            self.play_card(action, None)
         elif action < TRUMP_ACTION_BASE:
-            self._choose(action - CONTRACT_ACTION_BASE, NO_TRUMP, None)
+            self.choose_contract(action - CONTRACT_ACTION_BASE, NO_TRUMP, None)
         else:
-            self._choose(TRUMP, action - TRUMP_ACTION_BASE, None)
+            self.choose_contract(TRUMP, action - TRUMP_ACTION_BASE, None)
 
-    def _choose(self, contract: int, trump: int, events: list[Event] | None) -> None:
+    def choose_contract(
+        self, contract: int, trump: int = NO_TRUMP, events: list[Event] | None = None
+    ) -> None:
+        """The declarer picks ``contract`` (and ``trump`` for Koz). *Unchecked*, like
+        ``apply_action``: for simulations that know the pick is allowed. With ``events``, the
+        public events it causes are appended there."""
         declarer = self.turn
         self.contract = contract
         self.trump = trump
@@ -369,7 +377,10 @@ class MatchState:
                 }
             )
 
-    def _play(self, card: int, events: list[Event] | None) -> None:
+    def play_card(self, card: int, events: list[Event] | None = None) -> None:
+        """The mover plays ``card``; completes the trick, the hand and the match as they end.
+        *Unchecked*, like ``apply_action``: the card must be one of ``legal_card_mask()``.
+        With ``events``, the public events it causes are appended there."""
         seat = self.turn
         bit = CARD_BIT[card]
         self.hands[seat] ^= bit
@@ -390,15 +401,9 @@ class MatchState:
             self.leader = seat
             self.best = card
             self.best_seat = seat
-        else:
-            best = self.best
-            if CARD_SUIT[card] == CARD_SUIT[best]:
-                if card > best:
-                    self.best = card
-                    self.best_seat = seat
-            elif self.trump == CARD_SUIT[card]:
-                self.best = card
-                self.best_seat = seat
+        elif beats(card, self.best, self.trump):
+            self.best = card
+            self.best_seat = seat
         self.trick |= bit
         self.trick_count += 1
         if self.trick_count < 4:
@@ -640,11 +645,11 @@ def _check_deal(hands: list[int], played: Sequence[int]) -> None:
 def _replay(state: MatchState, plays: list[int], to_the_end: bool = False) -> None:
     """Replay the plays of a decoded hand on ``state``, at the start of its play phase.
 
-    The same steps as ``_play`` card by card, but on local variables, as in
-    ``simulate.play_random_hand``: replaying is most of the work of decoding. Raises
+    The same steps as ``play_card`` card by card (``tricks.beats`` and ``trick_points`` decide
+    each trick), but on local variables: replaying is most of the work of decoding. Raises
     ``BadInput("bad_state")`` if a play is not the mover's card or the plays end the hand (a
     stored state is never between hands), or with ``to_the_end`` (a finished match's last
-    hand) unless the last play ends it. The tests compare it with ``_play``.
+    hand) unless the last play ends it. The tests compare it with ``play_card``.
 
     ``state.hands`` come as stored: a dealt hand is the stored cards plus every card the seat
     plays, and together they must be a deal (``_check_deal``, once the plays are known).
@@ -670,17 +675,13 @@ def _replay(state: MatchState, plays: list[int], to_the_end: bool = False) -> No
         bit = 1 << card
         if play >> 6 != turn or played[turn] & bit:
             raise BadInput("bad_state", "serialised plays do not replay")
-        suit = suit_of[card]  # an IndexError for a card over 51, as in _play
+        suit = suit_of[card]  # an IndexError for a card over 51, as in play_card
         played[turn] |= bit
         if count == 0:
             led = suit
             leader = best_seat = turn
             best = card
-        elif suit == suit_of[best]:
-            if card > best:
-                best = card
-                best_seat = turn
-        elif suit == trump:
+        elif beats(card, best, trump):
             best = card
             best_seat = turn
         trick |= bit

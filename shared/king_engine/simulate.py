@@ -2,9 +2,11 @@
 
 ``play_random_hand`` finishes the current hand of a state with uniformly random legal moves:
 a random allowed contract if none is chosen yet, then random legal cards to the end of the
-hand. It is the same trick logic as ``MatchState._play``, run on local variables instead of
-attributes because simulations spend nearly all their time here; the tests check that both
-give identical states for the same choices.
+hand. Simulations spend nearly all their time in its loop, so it runs on local variables and
+holds the engine's one unrolled copy of trick resolution (``tricks.beats`` and
+``HandRules.trick_points``, written inline); ``tests/engine/test_tricks.py`` checks it
+resolves every trick as the primitive does, and the other tests that it leaves the same
+states as ``MatchState.play_card`` for the same choices.
 
 Like ``apply_action``, this is the *unchecked* path: it trusts the state it is given.
 """
@@ -23,7 +25,7 @@ def choose_random_contract(state: MatchState, random: Callable[[], float]) -> No
     """Pick one of the allowed contracts uniformly (contract phase only)."""
     allowed = state.ruleset.allowed_contracts(state.num_hands, state.turn, state.usage)
     contract, trump = allowed[int(random() * len(allowed))]
-    state._choose(contract, trump, None)
+    state.choose_contract(contract, trump)
 
 
 def _random_card(mask: int, random: Callable[[], float]) -> int:
@@ -46,7 +48,7 @@ def play_random_hand(state: MatchState, random: Callable[[], float]) -> None:
         choose_random_contract(state, random)
     hand_index = state.hand_index
     while state.trick_count and state.phase == PHASE_PLAY:  # finish a trick under way
-        state._play(_random_card(state.legal_card_mask(), random), None)
+        state.play_card(_random_card(state.legal_card_mask(), random))
     if state.phase != PHASE_PLAY or state.hand_index != hand_index:
         return
     rules = state.rules
@@ -98,13 +100,13 @@ def play_random_hand(state: MatchState, random: Callable[[], float]) -> None:
             hands[turn] = hand ^ bit
             plays.append(turn << 6 | card)
             trick |= bit
-            suit = suit_of[card]
+            suit = suit_of[card]  # tricks.beats, inline
             if suit == best_suit:
                 if card > best:
                     best, best_seat = card, turn
             elif suit == trump:
                 best, best_seat, best_suit = card, turn, suit
-        # The best card takes the trick; its holder leads the next one.
+        # The best card takes the trick; its holder leads the next one (trick_points, inline).
         points = per_trick
         if per_card:
             points += per_card * (trick & card_mask).bit_count()
@@ -149,12 +151,12 @@ def state_from_view(view: SeatView, hands: Sequence[int]) -> MatchState:
         state.phase = PHASE_OVER
         state.turn = -1
     elif view.phase == PHASE_PLAY:
-        state._choose(view.contract, view.trump, None)
+        state.choose_contract(view.contract, view.trump)
         for trick in view.tricks:
             for seat, card in trick.plays:
                 state.hands[seat] |= 1 << card  # give back, then replay
         for trick in view.tricks:
             for _seat, card in trick.plays:
-                state._play(card, None)
+                state.play_card(card)
     state.version = view.version
     return state

@@ -269,7 +269,7 @@ def ref_decode(data: bytes) -> MatchState:
                 or not state.hands[state.turn] >> (play & 63) & 1
             ):
                 raise BadInput("bad_state", "serialised plays do not replay")
-            state._play(play & 63, None)
+            state.play_card(play & 63)
         if state.phase != PHASE_OVER or state.sheet[-1] != last:
             raise BadInput("bad_state", "the last hand does not end as its sheet line")
     elif phase == PHASE_PLAY:
@@ -281,7 +281,7 @@ def ref_decode(data: bytes) -> MatchState:
         for play in plays:
             if play >> 6 != state.turn or not state.hands[state.turn] >> (play & 63) & 1:
                 raise BadInput("bad_state", "serialised plays do not replay")
-            state._play(play & 63, None)
+            state.play_card(play & 63)
         if state.phase != PHASE_PLAY or state.hand_index != hand_index:
             raise BadInput("bad_state", "serialised plays end the hand")
     elif plays or phase != PHASE_CONTRACT:

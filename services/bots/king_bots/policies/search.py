@@ -23,6 +23,7 @@ from king_engine.contracts import TRUMP
 from king_engine.match import PHASE_PLAY
 from king_engine.rulesets import HandRules
 from king_engine.simulate import state_from_view
+from king_engine.tricks import beats
 
 from .core import PENALTY, Position, cards, void_bits, voids_of_plays
 from .heuristic import medium_card
@@ -38,7 +39,7 @@ def playout(state: MatchState) -> None:
     hand's end is the match's end and no next hand is dealt. In Koz the known voids
     (``Position.voids``) are kept up to date play by play.
     """
-    play = state._play
+    play = state.play_card
     rules = state.rules
     assert rules is not None
     legal_of = rules.legal
@@ -71,7 +72,7 @@ def playout(state: MatchState) -> None:
             card = legal.bit_length() - 1
         if koz and state.trick_count:
             voids |= void_bits(turn, card, state.led, trump, state.trick_no)
-        play(card, None)
+        play(card)
 
 
 def sim_state(view: SeatView, hands: Sequence[int]) -> MatchState:
@@ -118,11 +119,7 @@ def solve(
             n_led, n_best, n_seat = CARD_SUIT[card], card, turn
         else:
             n_led, n_best, n_seat = led, best, best_seat
-            suit = CARD_SUIT[card]
-            if suit == CARD_SUIT[best]:
-                if card > best:
-                    n_best, n_seat = card, turn
-            elif suit == trump:
+            if beats(card, best, trump):
                 n_best, n_seat = card, turn
         n_trick = trick | (1 << card)
         if count == 3:
@@ -154,7 +151,7 @@ def _exact_values(state: MatchState, moves: list[int], seat: int) -> list[int]:
     for card in moves:
         st = state.copy()
         before = st.hand_points[seat]
-        st._play(card, None)
+        st.play_card(card)
         if st.phase != PHASE_PLAY:
             values.append(hand_result(st)[seat] - before)
             continue
@@ -241,7 +238,7 @@ def hard_card(
         else:
             for i, card in enumerate(moves):
                 st = base.copy()
-                st._play(card, None)
+                st.play_card(card)
                 playout(st)
                 totals[i] += hand_result(st)[seat]
         budget.done += 1
@@ -263,7 +260,7 @@ def evaluate_contracts(
         base = sim_state(view, hands)
         for i, option in enumerate(options):
             st = base.copy()
-            st._choose(option.contract, option.trump, None)
+            st.choose_contract(option.contract, option.trump)
             playout(st)
             totals[i] += relative(hand_result(st), seat)
         budget.done += 1
