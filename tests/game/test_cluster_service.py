@@ -64,6 +64,7 @@ def settings(settings: Settings, redis_cluster_url: str) -> Settings:
         redis_url=redis_cluster_url,
         cluster=True,
         key_prefix=f"gc{uuid.uuid4().hex[:6]}:",
+        queue_redis_url=settings.match.redis_url,  # (RQ's queues stay on a plain Redis)
     )
     return dataclasses.replace(settings, match=match)
 

@@ -25,7 +25,7 @@ from king_match import BOTS_QUEUE, MatchSettings
 from king_message import RATINGS_QUEUE
 from king_rating.migrate import migrate as migrate_rating
 
-from .conftest import CLOCK_ENV, make_settings
+from .conftest import CLOCK_ENV, make_settings, own_redis_db
 from .helpers import choose_move, signup
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -68,9 +68,13 @@ def test_bot_jobs_and_finished_matches_go_through_the_queue_redis(
     settings, game_env, queue_redis_url: str, rating_schema: str
 ) -> None:
     match_url = game_env["REDIS_URL"]
+    if game_env.get("REDIS_CLUSTER") != "on":
+        # A database of its own: the other tests' jobs are on the shared one.
+        match_url = own_redis_db(match_url, 12)
     assert match_url != queue_redis_url
     env = {
         **game_env,
+        "REDIS_URL": match_url,
         "KING_KEY_PREFIX": f"q{uuid.uuid4().hex[:8]}:",
         "QUEUE_REDIS_URL": queue_redis_url,
         **CLOCK_ENV,

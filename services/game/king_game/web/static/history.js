@@ -164,7 +164,7 @@ export function historyPage(matchId) {
     const spots = [0, 1, 2, 3].map((offset) => {
       const seat = (bottom + offset) % 4;
       const play = trick.plays.find((p) => p.seat === seat);
-      const tags = [seat === trick.leader ? t("leads") : null, seat === trick.winner ? t("takes") : null].filter(Boolean);
+      const tags = [seat === trick.leader ? t("replay_leads") : null, seat === trick.winner ? t("replay_takes") : null].filter(Boolean);
       return h(
         "div",
         {
@@ -181,7 +181,7 @@ export function historyPage(matchId) {
         ? t("unfinished_trick")
         : trick.points
           ? fmt(t("trick_points"), { points: trick.points > 0 ? `+${trick.points}` : trick.points, name: name(trick.winner) })
-          : `${name(trick.winner)} ${t("takes")}`;
+          : `${name(trick.winner)} ${t("replay_takes")}`;
     return h(
       "div",
       {
@@ -203,7 +203,7 @@ export function historyPage(matchId) {
       h(
         "table",
         { class: "hand-table", id: "hand-points" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("tricks_taken")), h("th", {}, t("hand_points")), h("th", {}, t("total")))),
+        h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("tricks_taken")), h("th", {}, t("replay_hand_points")), h("th", {}, t("total")))),
         h(
           "tbody",
           {},
