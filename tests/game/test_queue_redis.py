@@ -69,8 +69,8 @@ def test_bot_jobs_and_finished_matches_go_through_the_queue_redis(
 ) -> None:
     match_url = game_env["REDIS_URL"]
     if game_env.get("REDIS_CLUSTER") != "on":
-        # A database of its own: the other tests' jobs are on the shared one.
-        match_url = own_redis_db(match_url, 12)
+        # A database no other test uses: the shared one holds the other tests' jobs.
+        match_url = own_redis_db(match_url, 14)
     assert match_url != queue_redis_url
     env = {
         **game_env,
