@@ -154,3 +154,28 @@ def test_the_documented_seed_pattern_is_the_servers(client: FlaskClient) -> None
     assert re.fullmatch(pattern, seed)
     taken = client.post(url, json={"client_seed": seed}, headers=player["headers"])
     assert taken.status_code == 201, taken.get_json()
+
+
+def test_the_documented_rulesets_and_lengths_are_the_engines(client: FlaskClient) -> None:
+    from king_engine import RULESETS
+
+    spec = client.get("/openapi.json").get_json()
+    schemas = spec["components"]["schemas"]
+    lengths = sorted({n for ruleset in RULESETS.values() for n in ruleset.lengths})
+    for name in ("TableCreate", "QuickJoin"):
+        properties = schemas[name]["properties"]
+        assert properties["ruleset"]["enum"] == list(RULESETS), name
+        assert properties["hands"]["enum"] == lengths, name
+        cases = {case["properties"]["ruleset"]["const"]: case for case in schemas[name]["anyOf"]}
+        assert {n: cases[n]["properties"]["hands"]["enum"] for n in cases} == {
+            n: list(r.lengths) for n, r in RULESETS.items()
+        }, name
+    player = signup(client)
+    for name, ruleset in RULESETS.items():
+        for hands in lengths:
+            made = client.post(
+                "/v1/tables",
+                json={"mode": "live", "ruleset": name, "hands": hands},
+                headers=player["headers"],
+            )
+            assert made.status_code == (201 if hands in ruleset.lengths else 422), (name, hands)

@@ -32,7 +32,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from king_engine import CONTRACTS, ChooseContract, MatchState, new_match, placements, view_for
+from king_engine import (
+    CONTRACTS,
+    RULESETS,
+    ChooseContract,
+    MatchState,
+    new_match,
+    placements,
+    view_for,
+)
 from king_engine.cards import SUIT_MASK
 from king_engine.contracts import TRUMP
 from king_engine.deal import deal_hand
@@ -370,7 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--candidate", default="medium")
     parser.add_argument("--baseline", default="easy")
-    parser.add_argument("--ruleset", default="standard", choices=["standard", "classic20"])
+    parser.add_argument("--ruleset", default="standard", choices=list(RULESETS))
     parser.add_argument("--deals", type=int, default=20, help="duplicate deals per contract")
     parser.add_argument("--matches", type=int, default=0, help="duplicate 20-hand matches")
     parser.add_argument("--seed", type=int, default=1)

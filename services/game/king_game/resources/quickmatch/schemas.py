@@ -6,20 +6,27 @@ import marshmallow as ma
 from king_web.jsonbody import StrictInteger
 from marshmallow import validate
 
-from king_game.resources.tables.schemas import RULESET_LENGTHS, SEED_DOC, SEED_FORMAT
+from king_game.resources.tables.schemas import (
+    ALL_LENGTHS,
+    DEFAULT_HANDS,
+    DEFAULT_RULESET,
+    LENGTHS_DOC,
+    RULESET_LENGTHS,
+    RULESET_NAMES,
+    SEED_DOC,
+    SEED_FORMAT,
+)
 
 
 class QuickJoinSchema(ma.Schema):
     class Meta:
         openapi: ClassVar[dict[str, Any]] = {
-            "description": "A pool to join. The classic20 ruleset plays 20 hands only.",
+            "description": "A pool to join. Lengths: " + LENGTHS_DOC + ".",
             "anyOf": RULESET_LENGTHS,
         }
 
-    ruleset = ma.fields.String(
-        load_default="standard", validate=validate.OneOf(["standard", "classic20"])
-    )
-    hands = StrictInteger(load_default=8, validate=validate.OneOf([8, 12, 20]))
+    ruleset = ma.fields.String(load_default=DEFAULT_RULESET, validate=validate.OneOf(RULESET_NAMES))
+    hands = StrictInteger(load_default=DEFAULT_HANDS, validate=validate.OneOf(ALL_LENGTHS))
 
 
 class QuickConfirmSchema(ma.Schema):

@@ -6,6 +6,7 @@ import marshmallow as ma
 from king_web.jsonbody import StrictBoolean, StrictInteger
 from marshmallow import validate
 
+from king_engine import RULESETS
 from king_game.problems import Problem
 
 SEED_DOC = (
@@ -13,15 +14,36 @@ SEED_DOC = (
     "the table's server_commit. Left out or null: the server draws one and the transcript "
     "marks it server. Anything else: 422 bad_seed."
 )
-#: The document's form of the rulesets' lengths (``king_engine.RULESETS``: classic20 plays 20
-#: hands only; any other pair is 422 bad_table), for every body with ``ruleset`` and ``hands``.
+DEFAULT_RULESET = "standard"
+DEFAULT_HANDS = 8
+#: Every ruleset's name and every length any ruleset plays, from the engine's registry.
+RULESET_NAMES: list[str] = list(RULESETS)
+ALL_LENGTHS: list[int] = sorted({n for ruleset in RULESETS.values() for n in ruleset.lengths})
+
+
+def _lengths_case(name: str, lengths: tuple[int, ...]) -> dict[str, Any]:
+    """One ruleset's allowed lengths as a JSON Schema case of ``anyOf``."""
+    case: dict[str, Any] = {
+        "properties": {"ruleset": {"const": name}, "hands": {"enum": list(lengths)}}
+    }
+    required = [] if name == DEFAULT_RULESET else ["ruleset"]
+    if DEFAULT_HANDS not in lengths:
+        required.append("hands")
+    if required:
+        case["required"] = required
+    return case
+
+
+#: The document's form of the rulesets' lengths (any other pair is 422 bad_table), for every
+#: body with ``ruleset`` and ``hands``.
 RULESET_LENGTHS: list[dict[str, Any]] = [
-    {"properties": {"ruleset": {"const": "standard"}}},
-    {
-        "required": ["ruleset", "hands"],
-        "properties": {"ruleset": {"const": "classic20"}, "hands": {"const": 20}},
-    },
+    _lengths_case(name, ruleset.lengths) for name, ruleset in RULESETS.items()
 ]
+#: The same rule in words, for the bodies' descriptions.
+LENGTHS_DOC = "; ".join(
+    f"{name} plays {', '.join(map(str, ruleset.lengths))} hands"
+    for name, ruleset in RULESETS.items()
+)
 #: Documented here, checked by the match store (so that every wrong seed gets ``bad_seed``).
 SEED_FORMAT = {"pattern": "^[0-9a-fA-F]{64}$", "minLength": 64, "maxLength": 64}
 
@@ -45,12 +67,10 @@ class SeatSchema(ma.Schema):
 
 class TableCreateSchema(ma.Schema):
     class Meta:
-        # The document's form of the rulesets' lengths (``king_engine.RULESETS``: classic20
-        # plays 20 hands only; else 422 bad_table).
         openapi: ClassVar[dict[str, Any]] = {
             "description": "A new table; nobody sits yet. Keep server_commit, then sit with "
             "your client_seed through POST /tables/{id}/seats. A client_seed here is 422 "
-            "seed_before_commit. The classic20 ruleset plays 20 hands only.",
+            "seed_before_commit. Lengths: " + LENGTHS_DOC + ".",
             "anyOf": RULESET_LENGTHS,
         }
 
@@ -59,10 +79,8 @@ class TableCreateSchema(ma.Schema):
         validate=validate.OneOf(["live", "computer"]),
         metadata={"description": "live: four people, ranked; computer: you and three bots"},
     )
-    hands = StrictInteger(load_default=8, validate=validate.OneOf([8, 12, 20]))
-    ruleset = ma.fields.String(
-        load_default="standard", validate=validate.OneOf(["standard", "classic20"])
-    )
+    hands = StrictInteger(load_default=DEFAULT_HANDS, validate=validate.OneOf(ALL_LENGTHS))
+    ruleset = ma.fields.String(load_default=DEFAULT_RULESET, validate=validate.OneOf(RULESET_NAMES))
     level = ma.fields.String(
         load_default="easy",
         validate=validate.OneOf(["easy", "medium", "hard"]),
