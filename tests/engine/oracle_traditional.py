@@ -119,10 +119,8 @@ def _lead(contract: str, trump: str | None, hand: set[str], earlier: set[str]) -
 def trick_winner(contract: str, trick: Sequence[str]) -> int:
     """Index (0..3) in ``trick`` of the card that takes it."""
     trump = trump_of(contract)
-    if trump is not None and any(suit(c) == trump for c in trick):
-        wanted = trump
-    else:
-        wanted = suit(trick[0])
+    ruffed = trump is not None and any(suit(c) == trump for c in trick)
+    wanted = trump if ruffed else suit(trick[0])
     return max((i for i, c in enumerate(trick) if suit(c) == wanted), key=lambda i: rank(trick[i]))
 
 
@@ -193,9 +191,7 @@ def choice_set(
     if penalty_picks >= 1:
         moves |= {c for c in PENALTIES if played.get(c, 0) < 2}
     koz_allowed = (
-        koz_picks >= 1
-        and not (first_four_penalties and hand_slot < 4)
-        and not redealt_by_request
+        koz_picks >= 1 and not (first_four_penalties and hand_slot < 4) and not redealt_by_request
     )
     if koz_allowed:
         moves |= set(KOZ)
@@ -211,6 +207,25 @@ def can_still_make_king(won: int, run: int, tricks_done: int) -> bool:
 
 def makes_king(won: int, run: int) -> bool:
     return won >= 11 or run >= 10
+
+
+def king_status(
+    won: Sequence[int], run: Sequence[int], tricks_done: int, variant: str, announcer: int | None
+) -> tuple[int, bool] | None:
+    """After a completed Koz trick: (seat, failed) when the match ends by the King feat (§4.3)
+    or by the announced King becoming impossible (§4.6.4), else None."""
+    if variant == "plain":
+        for seat in range(4):
+            if makes_king(won[seat], run[seat]):
+                return seat, False
+        return None
+    if announcer is None:
+        return None
+    if makes_king(won[announcer], run[announcer]):
+        return announcer, False
+    if not can_still_make_king(won[announcer], run[announcer], tricks_done):
+        return announcer, True
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -277,6 +292,7 @@ class DealRecord:
     ended: str | None = None  # played, redealt, replayed; None while in progress
     asked_by: int | None = None
     reason: str | None = None
+    takers: list[int] = field(default_factory=list)  # who took each completed trick
 
 
 @dataclass
@@ -476,6 +492,7 @@ class OracleMatch:
         cards = [c for _, c in self.trick]
         taker = self.trick[trick_winner(self.contract, cards)][0]
         self.completed.append((taker, cards))
+        self.deal_log[-1].takers.append(taker)
         self.trick = []
         self.to_play = taker
         for s in range(4):
@@ -488,23 +505,13 @@ class OracleMatch:
 
     def _king_check(self) -> bool:
         """§4.2–§4.6 after a completed Koz trick; True when the match has ended."""
-        done = len(self.completed)
-        if self.options["king_feat"] == "plain":
-            for s in range(4):
-                if makes_king(self.won[s], self.run[s]):
-                    self._end_by_king(s, failed=False)
-                    return True
+        status = king_status(
+            self.won, self.run, len(self.completed), self.options["king_feat"], self.announcer
+        )
+        if status is None:
             return False
-        a = self.announcer
-        if a is None:
-            return False
-        if makes_king(self.won[a], self.run[a]):
-            self._end_by_king(a, failed=False)
-            return True
-        if not can_still_make_king(self.won[a], self.run[a], done):
-            self._end_by_king(a, failed=True)
-            return True
-        return False
+        self._end_by_king(*status)
+        return True
 
     def _end_by_king(self, seat: int, failed: bool) -> None:
         assert self.contract is not None
