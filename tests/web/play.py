@@ -39,6 +39,19 @@ READY_OR_SUMMARY_JS = (
 )
 
 
+def click_an_illegal_card(page: Any) -> str:
+    """Enable the first illegal card in hand and click it, as a client whose idea of the rules
+    disagrees with the service's would (the table never offers one): the card's code.
+
+    One script step, so a re-render of the hand between enabling and clicking cannot undo it.
+    """
+    return str(
+        page.locator("#hand.active .card.illegal").first.evaluate(
+            "el => { el.removeAttribute('aria-disabled'); el.click(); return el.dataset.card; }"
+        )
+    )
+
+
 def wait_for_my_move(page: Any, timeout_ms: int = 60_000) -> None:
     page.wait_for_function(READY_JS, timeout=timeout_ms)
 

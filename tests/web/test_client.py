@@ -17,6 +17,7 @@ from king_engine import move_of_action
 
 from .play import (
     FAST_PACE_JS,
+    click_an_illegal_card,
     create_computer_table,
     horizontal_overflow,
     play_to_the_end,
@@ -139,13 +140,8 @@ def test_an_illegal_card_is_refused_with_the_servers_reason(
         page.wait_for_function(
             "v => document.querySelector('#table').dataset.version !== v", arg=version
         )
-    illegal = page.locator("#hand.active .card.illegal").first
-    card = illegal.get_attribute("data-card")
     version = page.get_attribute("#table", "data-version")
-    # The table never offers an illegal card (test_table_play.py); a client whose idea of the
-    # rules disagrees with the service's is made by enabling one.
-    illegal.evaluate("el => el.removeAttribute('aria-disabled')")
-    illegal.click()
+    card = click_an_illegal_card(page)  # the table never offers one (test_table_play.py)
     page.wait_for_selector("#toast:not([hidden])")
     text = page.inner_text("#toast")
     assert "illegal_card" in text and "Refused" in text, text

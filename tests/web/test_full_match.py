@@ -21,6 +21,7 @@ import pytest
 
 from .play import (
     FAST_PACE_JS,
+    click_an_illegal_card,
     create_computer_table,
     horizontal_overflow,
     play_to_the_end,
@@ -235,11 +236,7 @@ def test_an_illegal_card_is_refused_with_the_services_reason(
             "v => document.querySelector('#table').dataset.version !== v", arg=version
         )
     version = page.get_attribute("#table", "data-version")
-    # The table never offers an illegal card; a client whose idea of the rules disagrees with
-    # the service's is made by enabling one.
-    illegal = page.locator("#hand.active .card.illegal").first
-    illegal.evaluate("el => el.removeAttribute('aria-disabled')")
-    illegal.click()
+    click_an_illegal_card(page)  # the table never offers one
     page.wait_for_selector("#toast:not([hidden])")
     text = page.inner_text("#toast")
     assert text.startswith("Refused:") and "(illegal_card)" in text, text

@@ -18,7 +18,12 @@ import pytest
 
 from king_engine.errors import ILLEGAL_CARD_RULES
 
-from .play import create_computer_table, sign_in_as_guest, wait_for_my_move
+from .play import (
+    click_an_illegal_card,
+    create_computer_table,
+    sign_in_as_guest,
+    wait_for_my_move,
+)
 from .servers import LiveServer, load_web_blueprint
 from .stub_game import StubGame, stub_app
 from .test_boards import rating_server  # noqa: F401  (the boards' fixture)
@@ -100,10 +105,7 @@ def _play_until_a_refusal(page: Any) -> str:
     for _ in range(80):
         wait_for_my_move(page)
         if page.locator("#hand.active .card.illegal").count():
-            # The table offers no illegal card: as a client with a stale view would, enable one.
-            illegal = page.locator("#hand.active .card.illegal").first
-            illegal.evaluate("el => el.removeAttribute('aria-disabled')")
-            illegal.click()
+            click_an_illegal_card(page)
             page.wait_for_selector("#toast:not([hidden])")
             return str(page.inner_text("#toast"))
         version = page.get_attribute("#table", "data-version")
