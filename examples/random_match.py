@@ -22,10 +22,10 @@ SUIT_NAMES = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="standard", choices=sorted(RULESETS))
-    parser.add_argument("--hands", type=int, default=None, help="8, 12 or 20")
+    parser.add_argument("--hands", type=int, default=None, help="default: the shortest")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args()
-    hands = args.hands or (20 if args.ruleset == "classic20" else 8)
+    hands = args.hands or min(RULESETS[args.ruleset].lengths)
     rng = random.Random(args.seed)
 
     match_id = str(uuid.UUID(bytes=rng.randbytes(16), version=4))
@@ -37,20 +37,23 @@ def main() -> None:
     print(f"King ({args.ruleset}, {hands} hands), match {match_id}")
     print(f"deal commitment {commit}\n")
 
-    plays: list[list[tuple[int, int]]] = [[] for _ in range(hands)]
+    plays: dict[int, list[tuple[int, int]]] = {}  # by deal number: a redeal deals anew
     while not state.is_over:
         seat = state.turn
         if state.phase == 0:
             view = view_for(state, seat)
             print(f"hand {state.hand_index + 1:2}: seat {seat} holds {format_cards(view.hand)}")
         move = rng.choice(state.legal_moves(seat))
+        deal_no = state.deal_no
         for event in state.apply(seat, move):
             if event["type"] == "contract_chosen":
                 trump = f" {SUIT_NAMES[event['trump']]}" if event["trump"] else ""
                 name = next(c.turkish for c in CONTRACTS if c.code == event["contract"])
                 print(f"         seat {seat} picks {name}{trump}")
+            elif event["type"] in ("redealt", "replayed"):
+                print(f"         {event['type']} ({event['reason']}): next deal {event['deal']}")
             elif event["type"] == "card_played":
-                plays[event["hand"]].append((event["seat"], parse_card(event["card"])))
+                plays.setdefault(deal_no, []).append((event["seat"], parse_card(event["card"])))
             elif event["type"] == "hand_scored":
                 tricks = event["tricks_played"]
                 early = "" if tricks == 13 else f" (ended after {tricks} tricks)"
@@ -74,8 +77,8 @@ def main() -> None:
 
     # Verify the deal the way a client does once the seeds are revealed.
     problems = [] if deal.verify_commit(match_id, server_seed, commit) else ["commitment"]
-    for hand, hand_plays in enumerate(plays):
-        problems += deal.verify_plays(key, hand, hand_plays)
+    for deal_no, deal_plays in plays.items():
+        problems += deal.verify_plays(key, deal_no, deal_plays)
     print("deck verification:", "passed" if not problems else f"FAILED: {problems}")
 
 

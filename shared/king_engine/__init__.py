@@ -10,39 +10,58 @@ from .cards import format_card, format_cards, parse_card, parse_cards, parse_sui
 from .contracts import ALL_CONTRACTS, CONTRACTS, NO_TRUMP, PENALTY_CONTRACTS, TRUMP
 from .errors import BadInput, ConfigError, IllegalMove, KingError
 from .match import (
+    PHASE_ANNOUNCE,
     PHASE_CONTRACT,
     PHASE_NAMES,
     PHASE_OVER,
     PHASE_PLAY,
+    PHASE_REDEAL_OFFER,
+    DealRecord,
     HandRecord,
     MatchState,
     match_winners,
     new_match,
     placements,
 )
-from .moves import ChooseContract, Move, PlayCard, contract_move, move_of_action, parse_move
-from .rulesets import RULESETS, Ruleset, get_ruleset
+from .moves import (
+    CALL_WORDS,
+    Call,
+    ChooseContract,
+    Move,
+    PlayCard,
+    contract_move,
+    move_of_action,
+    parse_move,
+)
+from .rulesets import RULESET_IDS, RULESETS, OptionSpec, Ruleset, get_ruleset
 from .view import SeatView, Trick, view_for
 
 __all__ = [
     "ALL_CONTRACTS",
+    "CALL_WORDS",
     "CONTRACTS",
     "NO_TRUMP",
     "PENALTY_CONTRACTS",
+    "PHASE_ANNOUNCE",
     "PHASE_CONTRACT",
     "PHASE_NAMES",
     "PHASE_OVER",
     "PHASE_PLAY",
+    "PHASE_REDEAL_OFFER",
     "RULESETS",
+    "RULESET_IDS",
     "TRUMP",
     "BadInput",
+    "Call",
     "ChooseContract",
     "ConfigError",
+    "DealRecord",
     "HandRecord",
     "IllegalMove",
     "KingError",
     "MatchState",
     "Move",
+    "OptionSpec",
     "PlayCard",
     "Ruleset",
     "SeatView",

@@ -33,7 +33,7 @@ class BadInput(KingError):
 
 class ConfigError(KingError):
     """A match that cannot be set up: unknown ruleset (``unknown_ruleset``), bad length
-    (``bad_match_length``), bad deal keys."""
+    (``bad_match_length``), a bad ruleset option (``bad_option``), bad deal keys."""
 
 
 class IllegalMove(KingError):
@@ -42,7 +42,9 @@ class IllegalMove(KingError):
     Codes: ``not_your_turn``, ``wrong_phase``, ``match_over``, ``card_not_in_hand``,
     ``illegal_card`` (with ``details["rule"]`` naming the rule), ``contract_unavailable``
     (with ``details["reason"]``: ``quota``, ``cap`` or ``trump_quota``), ``trump_required``,
-    ``trump_not_allowed``.
+    ``trump_not_allowed``; in ``traditional`` a refused contract has its own code
+    (``contract_cap_reached``, ``no_penalty_picks_left``, ``no_koz_picks_left``, ``koz_not_yet``,
+    ``penalty_required_after_redeal``) and a refused ``redeal`` ``not_eligible_for_redeal``.
     """
 
 
@@ -66,6 +68,14 @@ CODES = (
     "bad_state",
     "unknown_ruleset",
     "bad_match_length",
+    "bad_option",
+    # traditional (RULES-traditional.md §1.8, §3.8): why a contract or a call is refused
+    "contract_cap_reached",
+    "no_penalty_picks_left",
+    "no_koz_picks_left",
+    "koz_not_yet",
+    "penalty_required_after_redeal",
+    "not_eligible_for_redeal",
 )
 
 # The rules a card can break, reported as details["rule"] of an ``illegal_card`` error.

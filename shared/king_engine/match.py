@@ -33,7 +33,7 @@ form of the whole state that round-trips exactly.
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from king_message.winners import match_winners
@@ -51,20 +51,25 @@ from .contracts import CONTRACT_CODES, CONTRACTS, NO_TRUMP, TRUMP, contract_code
 from .deal import deal_hand
 from .errors import BadInput, ConfigError, IllegalMove
 from .moves import (
+    CALL_ACTION_BASE,
+    CALL_WORDS,
     CONTRACT_ACTION_BASE,
     NUM_ACTIONS,
     TRUMP_ACTION_BASE,
+    Call,
     ChooseContract,
     Move,
     PlayCard,
 )
-from .rulesets import RULESET_IDS, RULESETS, HandRules, Ruleset, Usage, get_ruleset
+from .rulesets import RULESET_BY_ID, RULESET_IDS, HandRules, Ruleset, Usage, get_ruleset
 from .tricks import beats
 
 PHASE_CONTRACT: Final = 0
 PHASE_PLAY: Final = 1
 PHASE_OVER: Final = 2
-PHASE_NAMES: Final = ("contract", "play", "over")
+PHASE_REDEAL_OFFER: Final = 3  # traditional: the Rıfkı redeal round
+PHASE_ANNOUNCE: Final = 4  # traditional, king_feat = announced: the King announcement
+PHASE_NAMES: Final = ("contract", "play", "over", "redeal_offer", "announce")
 TRICKS_PER_HAND: Final = 13
 
 
@@ -77,6 +82,12 @@ class HandRecord(NamedTuple):
     trump: int
     points: tuple[int, int, int, int]
     tricks_played: int  # 13 unless the hand ended early
+    deal: int | None = None  # its deal number; None: the same as the hand number
+    partial: bool = False  # the King hand, cut short (traditional §4.4)
+
+    @property
+    def deal_number(self) -> int:
+        return self.hand_index if self.deal is None else self.deal
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +97,37 @@ class HandRecord(NamedTuple):
             "trump": SUIT_CHARS[self.trump] if self.trump != NO_TRUMP else None,
             "points": list(self.points),
             "tricks_played": self.tricks_played,
+            "deal": self.deal_number,
+            "partial": self.partial,
+        }
+
+
+class DealRecord(NamedTuple):
+    """One deal of the match (traditional §3.9): its number, its hand slot, the contract
+    chosen on it (-1: none), how it ended (``played``, ``redealt``, ``replayed``), who asked and
+    why, and the answers of its redeal round or announcement."""
+
+    deal: int
+    hand: int
+    contract: int
+    trump: int
+    ended: str
+    asked_by: int | None = None
+    reason: str | None = None
+    answers: tuple[str, ...] = ()
+    points: tuple[int, int, int, int] | None = None  # a replayed deal's crossed-out points
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "hand": self.hand,
+            "contract": CONTRACT_CODES[self.contract] if self.contract >= 0 else None,
+            "trump": SUIT_CHARS[self.trump] if self.trump != NO_TRUMP else None,
+            "ended": self.ended,
+            "asked_by": self.asked_by,
+            "reason": self.reason,
+            "answers": list(self.answers),
+            "points": list(self.points) if self.points is not None else None,
         }
 
 
@@ -96,21 +138,35 @@ class MatchState:
     """The full state of a match. Build one with ``new_match``; see the module docstring."""
 
     __slots__ = (
+        "announcer",
+        "answers",
+        "asked",
         "best",
         "best_seat",
         "contract",
+        "dealer",
+        "deals",
         "earlier",
+        "end_reason",
+        "first",
+        "forced",
         "hand_index",
         "hand_points",
         "hands",
+        "king_seat",
         "leader",
         "led",
+        "log",
         "match_key",
         "num_hands",
+        "options",
+        "penalty_only",
         "phase",
         "plays",
+        "redeals",
         "rules",
         "ruleset",
+        "runs",
         "sheet",
         "taken",
         "totals",
@@ -150,11 +206,33 @@ class MatchState:
     totals: list[int]
     sheet: list[HandRecord]
     usage: Usage
+    # Facts every ruleset has (plain rulesets keep them trivial):
+    options: dict[str, Any]  # the ruleset's options, fixed for the match
+    first: int  # the first declarer: hand h is declared by (first + h) mod 4
+    deals: list[DealRecord]  # every finished deal, in order; the current one is len(deals)
+    redeals: int  # redeals and replays of the current hand slot
+    end_reason: str | None  # played_out, king, king_failed once over
+    king_seat: int  # the King maker (or failed announcer), -1: none
+    # Phase facts of phased rulesets (traditional):
+    forced: bool  # the declarer's choice in this deal was its only allowed move
+    penalty_only: bool  # this slot was redealt on a Rıfkı/Kupa request: penalties only
+    asked: tuple[int, ...]  # the ask order of the redeal round or announcement
+    answers: list[str]  # the answers so far in that round
+    announcer: int  # who announced King in this hand, -1: nobody
+    runs: list[int]  # consecutive tricks ending with the last one, by seat
+    log: list[int] | None  # every move as an action id (phased rulesets; stored in format 2)
+    dealer: Any  # (match_key, deal number) -> four hands; deal_hand unless a test forces deals
 
     # ------------------------------------------------------------------ set-up
 
     @classmethod
-    def _blank(cls, ruleset: Ruleset, num_hands: int, match_key: bytes) -> MatchState:
+    def _blank(
+        cls,
+        ruleset: Ruleset,
+        num_hands: int,
+        match_key: bytes,
+        options: dict[str, Any] | None = None,
+    ) -> MatchState:
         """A state before its first hand is started: no scores, no picks, version 0."""
         state = cls.__new__(cls)
         state.ruleset = ruleset
@@ -164,10 +242,26 @@ class MatchState:
         state.totals = [0, 0, 0, 0]
         state.sheet = []
         state.usage = Usage()
+        state.options = options if options is not None else {}
+        state.first = ruleset.first_declarer
+        state.deals = []
+        state.redeals = 0
+        state.end_reason = None
+        state.king_seat = -1
+        state.forced = False
+        state.penalty_only = False
+        state.asked = ()
+        state.answers = []
+        state.announcer = -1
+        state.runs = [0, 0, 0, 0]
+        state.log = [] if ruleset.phased else None
+        state.dealer = deal_hand
         return state
 
     def _start_hand(self, hand_index: int) -> None:
-        self._start_hand_with(hand_index, deal_hand(self.match_key, hand_index))
+        # The deal number: every finished deal before this one (the hand number unless hands
+        # were redealt or replayed).
+        self._start_hand_with(hand_index, self.dealer(self.match_key, len(self.deals)))
 
     def _start_hand_with(self, hand_index: int, hands: list[int]) -> None:
         self.hand_index = hand_index
@@ -188,7 +282,7 @@ class MatchState:
         self.tricks_taken = [0, 0, 0, 0]
         self.taken = [0, 0, 0, 0]
         self.hand_points = [0, 0, 0, 0]
-        self.turn = self.ruleset.declarer(hand_index)
+        self.turn = (self.first + hand_index) & 3
 
     def copy(self) -> MatchState:
         """An independent copy (for simulations)."""
@@ -203,13 +297,22 @@ class MatchState:
         other.totals = self.totals[:]
         other.sheet = self.sheet[:]
         other.usage = self.usage.copy()
+        other.deals = self.deals[:]
+        other.answers = self.answers[:]
+        other.runs = self.runs[:]
+        other.log = self.log[:] if self.log is not None else None
         return other
 
     # ------------------------------------------------------------------ queries
 
     @property
     def declarer(self) -> int:
-        return self.ruleset.declarer(self.hand_index)
+        return (self.first + self.hand_index) & 3
+
+    @property
+    def deal_no(self) -> int:
+        """The deal number of the current deal (KINGDEAL-v1 deal numbers)."""
+        return len(self.deals)
 
     @property
     def is_over(self) -> bool:
@@ -231,11 +334,21 @@ class MatchState:
         """The contracts (with trump suits for Koz) the declarer may pick now."""
         if self.phase != PHASE_CONTRACT:
             return []
-        pairs = self.ruleset.allowed_contracts(self.num_hands, self.turn, self.usage)
+        ruleset = self.ruleset
+        if ruleset.phased:
+            pairs = ruleset.allowed_for(self)
+        else:
+            pairs = ruleset.allowed_contracts(self.num_hands, self.turn, self.usage)
         return [ChooseContract(contract, trump) for contract, trump in pairs]
 
+    def legal_calls(self) -> list[Call]:
+        """The mover's one-word moves (``redeal``, ``keep``, ``king``, ``pass``) now."""
+        if not self.ruleset.phased or self.phase == PHASE_OVER:
+            return []
+        return [Call(word) for word in self.ruleset.legal_calls(self)]  # type: ignore[attr-defined]
+
     def legal_actions(self) -> list[int]:
-        """The mover's legal actions as ints (see ``moves.py``)."""
+        """The mover's legal actions as ints (see ``moves.py``), in every phase."""
         if self.phase == PHASE_PLAY:
             mask = self.legal_card_mask()
             actions = []
@@ -243,17 +356,64 @@ class MatchState:
                 low = mask & -mask
                 actions.append(low.bit_length() - 1)
                 mask ^= low
+            if self.ruleset.phased:
+                actions.extend(call.action for call in self.legal_calls())
             return actions
-        return [move.action for move in self.allowed_contracts()]
+        if self.phase == PHASE_CONTRACT:
+            return [move.action for move in self.allowed_contracts()]
+        return [call.action for call in self.legal_calls()]
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
-        """The legal moves of ``seat`` (default: the mover); empty when it is not their turn."""
+        """The legal moves of ``seat`` (default: the mover), in every phase; empty when it is
+        not their turn."""
         if self.phase == PHASE_OVER or (seat is not None and seat != self.turn):
             return []
+        moves: list[Move] = []
         if self.phase == PHASE_PLAY:
             mask = self.legal_card_mask()
-            return [PlayCard(card) for card in range(52) if mask >> card & 1]
-        return list(self.allowed_contracts())
+            moves = [PlayCard(card) for card in range(52) if mask >> card & 1]
+        elif self.phase == PHASE_CONTRACT:
+            moves = list(self.allowed_contracts())
+        moves.extend(self.legal_calls())
+        return moves
+
+    def result(self, forfeits: Sequence[int] = ()) -> dict[str, Any]:
+        """The match result (traditional §5.6; meaningful once the match is over).
+
+        ``end_reason`` (``played_out``, ``king``, ``king_failed``), ``king_seat``, ``totals``,
+        ``outcome`` (per seat ``cikar``/``batar`` for rulesets with outcome labels, else
+        None), ``winners``, ``places`` (1..4 by seat) and the ``score_sheet``. ``forfeits`` are
+        the seats that lost on time or resigned, in the order they left (only the match layer
+        knows them): they never win and are placed last.
+        """
+        totals = self.totals[:]
+        labels = self.ruleset.outcome_labels
+        king = self.king_seat
+        reason = self.end_reason or ("played_out" if self.is_over else None)
+        outcome: list[str] | None = None
+        if reason == "king":
+            winners = [king]
+            places = [1 if seat == king else 2 for seat in range(4)]
+        elif reason == "king_failed":
+            winners = [seat for seat in range(4) if seat != king]
+            places = [4 if seat == king else 1 for seat in range(4)]
+        elif labels is not None:
+            winners = [s for s in range(4) if totals[s] >= 0 and s not in forfeits]
+            places = placements(totals, forfeits)
+        else:
+            winners = match_winners(totals, forfeits)
+            places = placements(totals, forfeits)
+        if labels is not None:
+            outcome = [labels[0] if seat in winners else labels[1] for seat in range(4)]
+        return {
+            "end_reason": reason,
+            "king_seat": king if king >= 0 else None,
+            "totals": totals,
+            "outcome": outcome,
+            "winners": winners,
+            "places": places,
+            "score_sheet": [record.to_dict() for record in self.sheet],
+        }
 
     def winners(self) -> list[int]:
         """Every seat on the top total (only meaningful once the match is over). The engine
@@ -290,15 +450,36 @@ class MatchState:
         elif isinstance(move, ChooseContract):
             self._check_contract(seat, move)
             self.choose_contract(move.contract, move.trump, events)
+        elif isinstance(move, Call):
+            self._check_call(seat, move)
+            self.call(move.word, events)
         else:
             raise BadInput("bad_move", f"{move!r} is not a move")
         return events
 
+    def _check_call(self, seat: int, move: Call) -> None:
+        word = move.word
+        if word in [str(call) for call in self.legal_calls()]:
+            return
+        phase = self.phase
+        if word == "redeal" and phase in (PHASE_REDEAL_OFFER, PHASE_PLAY) and self.ruleset.phased:
+            raise IllegalMove(
+                "not_eligible_for_redeal",
+                f"seat {seat} may not ask for a redeal now",
+                redeals=self.redeals,
+            )
+        raise IllegalMove(
+            "wrong_phase",
+            f"{word!r} is not a move of the {PHASE_NAMES[phase]} phase",
+            phase=PHASE_NAMES[phase],
+        )
+
     def _check_card(self, seat: int, card: int) -> None:
         if self.phase != PHASE_PLAY:
+            what = "choose a contract" if self.phase == PHASE_CONTRACT else "answer"
             raise IllegalMove(
                 "wrong_phase",
-                f"seat {seat} must choose a contract now, not play a card",
+                f"seat {seat} must {what} now, not play a card",
                 phase=PHASE_NAMES[self.phase],
             )
         if not isinstance(card, int) or not 0 <= card < 52:
@@ -333,10 +514,17 @@ class MatchState:
             raise BadInput("trump_required", "Koz (trump) needs a trump suit: C, D, H or S")
         if contract != TRUMP and trump != NO_TRUMP:
             raise BadInput("trump_not_allowed", f"{contract_code(contract)} has no trump suit")
-        reason = self.ruleset.unavailable_reason(self.num_hands, seat, self.usage, contract, trump)
-        if reason is not None:
+        if self.ruleset.phased:
+            refusal = self.ruleset.refusal_for(self, contract, trump)
+        else:
+            reason = self.ruleset.unavailable_reason(
+                self.num_hands, seat, self.usage, contract, trump
+            )
+            refusal = None if reason is None else ("contract_unavailable", reason)
+        if refusal is not None:
+            code, reason = refusal
             raise IllegalMove(
-                "contract_unavailable",
+                code,
                 f"{move} is not available to seat {seat} now ({reason})",
                 reason=reason,
                 allowed=[str(m) for m in self.allowed_contracts()],
@@ -350,8 +538,57 @@ class MatchState:
             self.play_card(action, None)
         elif action < TRUMP_ACTION_BASE:
             self.choose_contract(action - CONTRACT_ACTION_BASE, NO_TRUMP, None)
-        else:
+        elif action < CALL_ACTION_BASE:
             self.choose_contract(TRUMP, action - TRUMP_ACTION_BASE, None)
+        else:
+            self.call(CALL_WORDS[action - CALL_ACTION_BASE], None)
+
+    def call(self, word: str, events: list[Event] | None = None) -> None:
+        """The mover answers ``word`` (``redeal``, ``keep``, ``king``, ``pass``). *Unchecked*,
+        like ``apply_action``."""
+        if self.log is not None:
+            self.log.append(CALL_ACTION_BASE + CALL_WORDS.index(word))
+        self.version += 1
+        self.ruleset.on_call(self, word, events)  # type: ignore[attr-defined]
+
+    def redeal(self, asked_by: int, reason: str, events: list[Event] | None) -> None:
+        """Throw the current deal away on a request (traditional §3.5): nothing is scored or
+        used, the same declarer chooses again among penalties on the next deal."""
+        self.deals.append(
+            DealRecord(
+                len(self.deals),
+                self.hand_index,
+                self.contract,
+                self.trump,
+                "redealt",
+                asked_by,
+                reason,
+                tuple(self.answers),
+            )
+        )
+        self.usage.unrecord(self.declarer, self.contract, self.trump)
+        redeals = self.redeals + 1
+        self._start_hand(self.hand_index)
+        self.redeals = redeals
+        self.penalty_only = True
+        self._reset_phase_facts()
+        if events is not None:
+            events.append(
+                {
+                    "type": "redealt",
+                    "hand": self.hand_index,
+                    "seat": asked_by,
+                    "reason": reason,
+                    "deal": self.deal_no,
+                }
+            )
+
+    def _reset_phase_facts(self) -> None:
+        self.forced = False
+        self.asked = ()
+        self.answers = []
+        self.announcer = -1
+        self.runs = [0, 0, 0, 0]
 
     def choose_contract(
         self, contract: int, trump: int = NO_TRUMP, events: list[Event] | None = None
@@ -360,12 +597,23 @@ class MatchState:
         ``apply_action``: for simulations that know the pick is allowed. With ``events``, the
         public events it causes are appended there."""
         declarer = self.turn
+        ruleset = self.ruleset
+        forced = False
+        if ruleset.phased:
+            forced = len(ruleset.allowed_for(self)) == 1
+            log = self.log
+            assert log is not None
+            log.append(
+                TRUMP_ACTION_BASE + trump if contract == TRUMP else CONTRACT_ACTION_BASE + contract
+            )
         self.contract = contract
         self.trump = trump
-        self.rules = self.ruleset.hand_rules(contract, trump)
+        self.rules = ruleset.hand_rules(contract, trump)
         self.usage.record(declarer, contract, trump)
         self.phase = PHASE_PLAY
         self.version += 1
+        if ruleset.phased:
+            ruleset.on_contract_chosen(self, forced)  # type: ignore[attr-defined]
         if events is not None:
             events.append(
                 {
@@ -386,6 +634,9 @@ class MatchState:
         self.hands[seat] ^= bit
         self.plays.append(seat << 6 | card)
         self.version += 1
+        log = self.log
+        if log is not None:
+            log.append(card)
         if events is not None:
             events.append(
                 {
@@ -435,21 +686,74 @@ class MatchState:
         self.trick_count = 0
         self.led = -1
         self.turn = winner
+        if self.ruleset.phased:
+            ended = self.ruleset.on_trick(self, winner)  # type: ignore[attr-defined]
+            if ended is not None:
+                self._end_on_king(ended, events)
+                return
         early = rules.early_end_mask
         if self.trick_no == TRICKS_PER_HAND or (early and self.earlier & early == early):
             self._finish_hand(events)
 
-    def _finish_hand(self, events: list[Event] | None) -> None:
+    def _end_on_king(self, reason: str, events: list[Event] | None) -> None:
+        """The King feat (or the announced King's failure) ends hand and match (§4)."""
         points = self.hand_points
         record = HandRecord(
             self.hand_index,
-            self.ruleset.declarer(self.hand_index),
+            self.declarer,
             self.contract,
             self.trump,
             (points[0], points[1], points[2], points[3]),
             self.trick_no,
+            len(self.deals),
+            True,
         )
         self.sheet.append(record)
+        self.deals.append(self._deal_record("played"))
+        for seat in range(4):
+            self.totals[seat] += points[seat]
+        self.end_reason = reason
+        self.phase = PHASE_OVER
+        self.turn = -1
+        if events is not None:
+            events.append({"type": "hand_scored", **record.to_dict(), "totals": self.totals[:]})
+            events.append({"type": "match_over", **self.result()})
+
+    def _deal_record(self, ended: str, reason: str | None = None) -> DealRecord:
+        points = self.hand_points
+        return DealRecord(
+            len(self.deals),
+            self.hand_index,
+            self.contract,
+            self.trump,
+            ended,
+            None,
+            reason,
+            tuple(self.answers),
+            (points[0], points[1], points[2], points[3]) if ended == "replayed" else None,
+        )
+
+    def _finish_hand(self, events: list[Event] | None) -> None:
+        points = self.hand_points
+        phased = self.ruleset.phased
+        if phased and self.ruleset.replays(self):  # type: ignore[attr-defined]
+            self._replay_hand(events)
+            return
+        record = HandRecord(
+            self.hand_index,
+            (self.first + self.hand_index) & 3,
+            self.contract,
+            self.trump,
+            (points[0], points[1], points[2], points[3]),
+            self.trick_no,
+            len(self.deals) if phased else None,
+        )
+        self.sheet.append(record)
+        self.deals.append(
+            self._deal_record("played")
+            if phased
+            else DealRecord(self.hand_index, self.hand_index, self.contract, self.trump, "played")
+        )
         totals = self.totals
         for seat in range(4):
             totals[seat] += points[seat]
@@ -458,24 +762,55 @@ class MatchState:
         if self.hand_index + 1 == self.num_hands:
             self.phase = PHASE_OVER
             self.turn = -1
+            if phased:
+                self.end_reason = "played_out"
             if events is not None:
-                events.append(
-                    {"type": "match_over", "totals": totals[:], "winners": self.winners()}
-                )
+                over: Event = {"type": "match_over", "totals": totals[:], "winners": self.winners()}
+                if phased:
+                    over.update(self.result())
+                events.append(over)
             return
         self._start_hand(self.hand_index + 1)
+        if phased:
+            self.redeals = 0
+            self.penalty_only = False
+            self._reset_phase_facts()
         if events is not None:
             events.append({"type": "hand_started", "hand": self.hand_index, "declarer": self.turn})
+
+    def _replay_hand(self, events: list[Event] | None) -> None:
+        """The Kız replay (traditional §3.6): the deal is cancelled, the same contract is
+        played again on the next deal, the declarer leading."""
+        self.deals.append(self._deal_record("replayed", "kiz_one_each"))
+        contract, trump, rules = self.contract, self.trump, self.rules
+        redeals, penalty_only = self.redeals + 1, self.penalty_only
+        self._start_hand(self.hand_index)
+        self.redeals, self.penalty_only = redeals, penalty_only
+        self._reset_phase_facts()
+        self.contract, self.trump, self.rules = contract, trump, rules
+        self.phase = PHASE_PLAY
+        if events is not None:
+            events.append(
+                {
+                    "type": "replayed",
+                    "hand": self.hand_index,
+                    "reason": "kiz_one_each",
+                    "deal": self.deal_no,
+                }
+            )
 
     # ------------------------------------------------------------------ serialised form
 
     def to_bytes(self) -> bytes:
-        """A compact, exact form of the whole state (format 1).
+        """A compact, exact form of the whole state: format 1 for the plain rulesets (what
+        they have always written), format 2 for phased ones (``_encode_v2``).
 
         Header, match key, the four current hands (7 bytes each), this hand's plays (one byte
         each: seat << 6 | card) and the score sheet (contract byte, tricks played, four int16
         points per hand). Trick state, taken cards and usage are replayed on load.
         """
+        if self.ruleset.phased:
+            return _encode_v2(self)
         header = _HEADER.pack(
             _FORMAT,
             RULESET_IDS[self.ruleset.name],
@@ -525,20 +860,116 @@ class MatchState:
 
 
 _FORMAT: Final = 1
+_FORMAT_V2: Final = 2
 _HEADER: Final = struct.Struct(">BBBIBBbbB")
 _RECORD: Final = struct.Struct(">BBhhhh")
-_RULESET_BY_ID: Final = list(RULESETS.values())
+_HEADER_V2: Final = struct.Struct(">BBBI")
+_ENDED: Final = ("played", "redealt", "replayed")
+_END_REASONS: Final = (None, "played_out", "king", "king_failed")
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _read_varint(view: memoryview, offset: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = view[offset]
+        offset += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, offset
+        shift += 7
+        if shift > 28:
+            raise BadInput("bad_state", "a varint is too long")
+
+
+def _encode_v2(state: MatchState) -> bytes:
+    """Format 2 (phased rulesets): the header (format, ruleset id, hands, version), the
+    options (one byte each: the index of its value in the ruleset's ``option_specs``), the
+    match key, every move of the match as a varint action id (room for any ruleset's moves),
+    then the facts the replay must reach again: the deals (hand slot and how each ended), the
+    end reason, the King seat and the first declarer. Loading replays the moves."""
+    if state.dealer is not deal_hand:
+        raise BadInput("bad_state", "a state on forced deals (a test's) is not serialisable")
+    ruleset = state.ruleset
+    log = state.log
+    assert log is not None
+    parts = [_HEADER_V2.pack(_FORMAT_V2, ruleset.id, state.num_hands, state.version)]
+    specs = ruleset.option_specs
+    parts.append(bytes([len(specs)]))
+    parts.append(bytes(spec.values.index(state.options[spec.name]) for spec in specs))
+    parts.append(state.match_key)
+    parts.append(_varint(len(log)))
+    parts.extend(_varint(action) for action in log)
+    parts.append(_varint(len(state.deals)))
+    parts.extend(bytes((deal.hand, _ENDED.index(deal.ended))) for deal in state.deals)
+    parts.append(bytes((_END_REASONS.index(state.end_reason), state.king_seat & 0xFF, state.first)))
+    return b"".join(parts)
+
+
+def _decode_v2(view: memoryview) -> MatchState:
+    _fmt, ruleset_id, num_hands, version = _HEADER_V2.unpack_from(view, 0)
+    offset = _HEADER_V2.size
+    ruleset = RULESET_BY_ID[ruleset_id]
+    specs = ruleset.option_specs
+    if view[offset] != len(specs):
+        raise BadInput("bad_state", "wrong number of options")
+    offset += 1
+    options = {spec.name: spec.values[view[offset + i]] for i, spec in enumerate(specs)}
+    offset += len(specs)
+    key = bytes(view[offset : offset + 32])
+    if len(key) != 32:
+        raise BadInput("bad_state", "short match key")
+    offset += 32
+    try:
+        state = new_match(ruleset.name, num_hands, key, options)
+    except ConfigError as exc:
+        raise BadInput("bad_state", f"stored set-up is not valid: {exc.message}") from exc
+    n_moves, offset = _read_varint(view, offset)
+    for _ in range(n_moves):
+        action, offset = _read_varint(view, offset)
+        if action not in state.legal_actions():
+            raise BadInput("bad_state", "serialised moves do not replay")
+        state.apply_action(action)
+    n_deals, offset = _read_varint(view, offset)
+    deals = []
+    for _ in range(n_deals):
+        deals.append((view[offset], _ENDED[view[offset + 1]]))
+        offset += 2
+    end, king, first = view[offset], view[offset + 1], view[offset + 2]
+    offset += 3
+    if (
+        offset != len(view)
+        or deals != [(d.hand, d.ended) for d in state.deals]
+        or _END_REASONS[end] != state.end_reason
+        or king != state.king_seat & 0xFF
+        or first != state.first
+        or version != state.version
+    ):
+        raise BadInput("bad_state", "the stored facts are not the replay's")
+    return state
 
 
 def _decode(data: bytes) -> MatchState:
     view = memoryview(data)
+    if view[0] == _FORMAT_V2:
+        return _decode_v2(view)
     (fmt, ruleset_id, num_hands, version, hand_index, phase, contract, trump, turn) = (
         _HEADER.unpack_from(view, 0)
     )
     if fmt != _FORMAT:
         raise BadInput("bad_state", f"unknown state format {fmt}")
     offset = _HEADER.size
-    ruleset = _RULESET_BY_ID[ruleset_id]
+    ruleset = RULESET_BY_ID[ruleset_id]
+    if ruleset.phased or phase > PHASE_OVER:
+        raise BadInput("bad_state", f"{ruleset.name} states are stored in format 2")
     if num_hands not in ruleset.lengths:
         raise BadInput("bad_state", f"{ruleset.name} plays no match of {num_hands} hands")
     key = bytes(view[offset : offset + 32])
@@ -565,6 +996,7 @@ def _decode(data: bytes) -> MatchState:
         sheet.append(
             HandRecord(index, declarer, rec_contract, rec_trump, (p0, p1, p2, p3), tricks_played)
         )
+        state.deals.append(DealRecord(index, index, rec_contract, rec_trump, "played"))
         record_usage(declarer, rec_contract, rec_trump)
         t0 += p0
         t1 += p1
@@ -713,20 +1145,55 @@ def _replay(state: MatchState, plays: list[int], to_the_end: bool = False) -> No
     state.earlier, state.trick_no, state.turn = earlier, trick_no, turn
 
 
-def new_match(ruleset: str, num_hands: int, match_key: bytes) -> MatchState:
+def new_match(
+    ruleset: str,
+    num_hands: int,
+    match_key: bytes,
+    options: Mapping[str, Any] | None = None,
+) -> MatchState:
     """A new match at the contract choice of hand 0.
 
-    ``match_key`` is the KINGDEAL-v1 match key (``deal.match_key``); every hand is dealt from
-    it. Raises ``ConfigError`` (``unknown_ruleset``, ``bad_match_length``) or ``BadInput``.
+    ``match_key`` is the KINGDEAL-v1 match key (``deal.match_key``); every deal is dealt from
+    it by deal number. ``options`` are the ruleset's named options (``Ruleset.option_specs``;
+    missing ones take their defaults; ``standard`` and ``classic20`` have none). Raises
+    ``ConfigError`` (``unknown_ruleset``, ``bad_match_length``, ``bad_option``) or ``BadInput``.
     """
+    return _new_match(ruleset, num_hands, match_key, options, deal_hand)
+
+
+def new_match_on_deals_for_tests(
+    ruleset: str,
+    num_hands: int,
+    deals: Callable[[int], list[int]],
+    options: Mapping[str, Any] | None = None,
+) -> MatchState:
+    """A match whose deal number d is ``deals(d)`` (four 13-card masks) instead of KINGDEAL:
+    for tests that need a given hand (a 13-heart Kupa hand, a lone K♥). Not for matches: such
+    a state has no match key and cannot be serialised."""
+    return _new_match(ruleset, num_hands, bytes(32), options, lambda _key, d: deals(d))
+
+
+def _new_match(
+    ruleset: str,
+    num_hands: int,
+    match_key: bytes,
+    options: Mapping[str, Any] | None,
+    dealer: Callable[[bytes, int], list[int]],
+) -> MatchState:
     rules = get_ruleset(ruleset)
     if not isinstance(num_hands, int) or isinstance(num_hands, bool):
         raise ConfigError("bad_match_length", f"match length {num_hands!r} is not a number")
     rules.check_length(num_hands)
+    if options is not None and not isinstance(options, Mapping):
+        raise ConfigError("bad_option", "options must be a mapping of names to values")
+    checked = rules.check_options(options)
     if not isinstance(match_key, bytes) or len(match_key) != 32:
         raise BadInput("bad_seed", "the match key must be 32 bytes")
-    state = MatchState._blank(rules, num_hands, match_key)
+    state = MatchState._blank(rules, num_hands, match_key, checked)
+    state.dealer = dealer
     state._start_hand(0)
+    if rules.phased:
+        rules.on_match_start(state)  # type: ignore[attr-defined]
     return state
 
 
@@ -747,15 +1214,19 @@ def placements(totals: Sequence[int], forfeits: Sequence[int] = ()) -> list[int]
 
 __all__ = [
     "NUM_ACTIONS",
+    "PHASE_ANNOUNCE",
     "PHASE_CONTRACT",
     "PHASE_NAMES",
     "PHASE_OVER",
     "PHASE_PLAY",
+    "PHASE_REDEAL_OFFER",
     "SUIT_MASK",
+    "DealRecord",
     "Event",
     "HandRecord",
     "MatchState",
     "match_winners",
     "new_match",
+    "new_match_on_deals_for_tests",
     "placements",
 ]

@@ -18,8 +18,9 @@ early end. Later systems (bidding phases, other point tables, a 32-card deck) be
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import HEARTS_MASK, SUIT_MASK, SUITS, card_of
 from .contracts import (
@@ -43,6 +44,9 @@ from .errors import (
     RULE_TRUMP_NOT_BROKEN,
     ConfigError,
 )
+
+if TYPE_CHECKING:
+    from .match import MatchState
 
 # Contracts whose hand may end once all their penalty cards are taken (seed 001).
 EARLY_END_CONTRACTS: Final = frozenset({HEARTS, QUEENS, BOYS, KING_OF_HEARTS_CONTRACT})
@@ -218,6 +222,15 @@ class Usage:
         else:
             self.penalty_picks[declarer] += 1
 
+    def unrecord(self, declarer: int, contract: int, trump: int) -> None:
+        """Undo ``record`` (a deal thrown away before it was scored uses nothing)."""
+        self.contract_counts[contract] -= 1
+        if contract == TRUMP:
+            self.trump_suit_counts[trump] -= 1
+            self.trump_picks[declarer] -= 1
+        else:
+            self.penalty_picks[declarer] -= 1
+
     def copy(self) -> Usage:
         return Usage(
             self.contract_counts[:],
@@ -227,17 +240,123 @@ class Usage:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One named option of a ruleset: its allowed values and its default."""
+
+    name: str
+    values: tuple[Any, ...]
+    default: Any
+    description: str = ""
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "values": list(self.values),
+            "default": self.default,
+            "description": self.description,
+        }
+
+
 class Ruleset(ABC):
-    """Base class: a name, the match lengths, the quota policy and the hand rules."""
+    """Base class: what a ruleset declares (deck, lengths, phases, options, who declares
+    first, match end, outcome labels), its quota policy and its hand rules.
+
+    ``phased`` rulesets (``traditional``) have phases and facts beyond contract-then-play;
+    ``MatchState`` hands them the extra steps through the ``on_*`` hooks, and their states
+    are stored in format 2. The others take the plain path, unchanged.
+    """
 
     name: str = ""
+    id: int = -1  # stable, stored in every serialised state: never reuse or renumber
     description: str = ""
     lengths: tuple[int, ...] = ()
     early_end: bool = False
     first_declarer: int = 0
+    first_declarer_rule: str = "seat 0"
+    deck_size: int = 52
+    cards_per_seat: int = 13
+    tricks_per_hand: int = 13
+    phases: tuple[str, ...] = ("contract", "play", "over")
+    option_specs: tuple[OptionSpec, ...] = ()
+    starting_total: int = 0
+    match_end: str = "after the match's number of hands"
+    outcome_labels: tuple[str, str] | None = None  # (total >= 0, total < 0), if any
+    phased: bool = False
 
     def __init__(self) -> None:
         self._hand_rules_cache: dict[tuple[int, int], HandRules] = {}
+
+    def check_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The full option mapping (defaults filled in) for ``options``; ``ConfigError``
+        ``bad_option`` for an unknown name or a value that is not allowed."""
+        given = dict(options or {})
+        specs = {spec.name: spec for spec in self.option_specs}
+        for name in given:
+            if name not in specs:
+                raise ConfigError(
+                    "bad_option",
+                    f"ruleset {self.name!r} has no option {name!r}",
+                    option=name,
+                    allowed=list(specs),
+                )
+        checked: dict[str, Any] = {}
+        for name, spec in specs.items():
+            value = given.get(name, spec.default)
+            # bool is an int: keep true/false apart from 0/1
+            if not any(type(value) is type(v) and value == v for v in spec.values):
+                raise ConfigError(
+                    "bad_option",
+                    f"option {name!r} of ruleset {self.name!r} is one of "
+                    f"{', '.join(map(str, spec.values))}, not {value!r}",
+                    option=name,
+                    allowed=list(spec.values),
+                )
+            checked[name] = value
+        return checked
+
+    def describe(self) -> dict[str, Any]:
+        """What this ruleset declares, as JSON-ready data (``GET /v1/rules``)."""
+        return {
+            "name": self.name,
+            "id": self.id,
+            "description": self.description,
+            "deck_size": self.deck_size,
+            "cards_per_seat": self.cards_per_seat,
+            "tricks_per_hand": self.tricks_per_hand,
+            "lengths": list(self.lengths),
+            "first_declarer": self.first_declarer_rule,
+            "phases": list(self.phases),
+            "options": [spec.describe() for spec in self.option_specs],
+            "starting_total": self.starting_total,
+            "match_end": self.match_end,
+            "outcome_labels": list(self.outcome_labels) if self.outcome_labels else None,
+            "early_end": self.early_end,
+            "contracts": [
+                {
+                    "code": spec.code,
+                    "turkish": spec.turkish,
+                    "penalty": spec.is_penalty,
+                    "per_trick": spec.per_trick,
+                    "per_card": spec.per_card,
+                    "last_two": spec.last_two,
+                    "hand_total": spec.total,
+                }
+                for spec in CONTRACTS
+            ],
+            "quotas": {str(n): self.describe_quotas(n) for n in self.lengths},
+        }
+
+    # Hooks of phased rulesets (MatchState calls them only when ``phased`` is true).
+
+    def allowed_for(self, state: MatchState) -> list[tuple[int, int]]:
+        """The (contract, trump) pairs the declarer of ``state`` may pick now."""
+        return self.allowed_contracts(state.num_hands, state.turn, state.usage)
+
+    def refusal_for(self, state: MatchState, contract: int, trump: int) -> tuple[str, str] | None:
+        """None if the declarer of ``state`` may pick this now, else (error code, reason)."""
+        reason = self.unavailable_reason(state.num_hands, state.turn, state.usage, contract, trump)
+        return None if reason is None else ("contract_unavailable", reason)
 
     def check_length(self, num_hands: int) -> None:
         if num_hands not in self.lengths:
@@ -297,6 +416,7 @@ _TRUMP_CHOICES: Final = tuple((TRUMP, suit) for suit in SUITS)
 
 class StandardRuleset(Ruleset):
     name = "standard"
+    id = 0
     description = (
         "The product's default (seed 004): 8, 12 or 20 hands; every player declares equally "
         "often, mixing penalties and Koz; early end in Hearts, Queens, Boys and Rıfkı."
@@ -342,6 +462,7 @@ CLASSIC20_TRUMP_PER_SUIT: Final = 2  # Koz twice in each suit: eight Koz hands
 
 class Classic20Ruleset(Ruleset):
     name = "classic20"
+    id = 1
     description = (
         "Seed 002: always 20 hands; per-match quotas (each penalty twice, Koz twice in each "
         "suit); strict Koz (no trump in trick 1, trump lead only once broken, must overtrump); "
@@ -372,10 +493,16 @@ class Classic20Ruleset(Ruleset):
         }
 
 
+# traditional's hand rules build on the classes above: imported once they exist.
+from .traditional import TraditionalRuleset  # noqa: E402
+
 RULESETS: Final[dict[str, Ruleset]] = {
-    ruleset.name: ruleset for ruleset in (StandardRuleset(), Classic20Ruleset())
+    ruleset.name: ruleset
+    for ruleset in (StandardRuleset(), Classic20Ruleset(), TraditionalRuleset())
 }
-RULESET_IDS: Final = {name: index for index, name in enumerate(RULESETS)}
+# The ids written into serialised states: each ruleset's own constant, not the dict order.
+RULESET_IDS: Final = {name: ruleset.id for name, ruleset in RULESETS.items()}
+RULESET_BY_ID: Final = {ruleset.id: ruleset for ruleset in RULESETS.values()}
 
 
 def get_ruleset(name: str) -> Ruleset:

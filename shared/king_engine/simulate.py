@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .cards import CARD_SUIT
+from .contracts import HEARTS
 from .match import PHASE_CONTRACT, PHASE_OVER, PHASE_PLAY, TRICKS_PER_HAND, MatchState
 from .rulesets import get_ruleset
 from .view import SeatView
@@ -23,7 +24,11 @@ from .view import SeatView
 
 def choose_random_contract(state: MatchState, random: Callable[[], float]) -> None:
     """Pick one of the allowed contracts uniformly (contract phase only)."""
-    allowed = state.ruleset.allowed_contracts(state.num_hands, state.turn, state.usage)
+    ruleset = state.ruleset
+    if ruleset.phased:
+        allowed = ruleset.allowed_for(state)
+    else:
+        allowed = ruleset.allowed_contracts(state.num_hands, state.turn, state.usage)
     contract, trump = allowed[int(random() * len(allowed))]
     state.choose_contract(contract, trump)
 
@@ -44,6 +49,9 @@ def play_random_hand(state: MatchState, random: Callable[[], float]) -> None:
     state is at the next hand's contract choice (or the match is over). The state may be
     anywhere in the hand, even in the middle of a trick.
     """
+    if state.ruleset.phased:
+        _play_random_phased_hand(state, random)
+        return
     if state.phase == PHASE_CONTRACT:
         choose_random_contract(state, random)
     hand_index = state.hand_index
@@ -127,6 +135,18 @@ def play_random_hand(state: MatchState, random: Callable[[], float]) -> None:
     state._finish_hand(None)
 
 
+def _play_random_phased_hand(state: MatchState, random: Callable[[], float]) -> None:
+    """``play_random_hand`` for phased rulesets (traditional): every move through the generic
+    step, so redeal rounds, announcements, replays and the King feat happen as in a match."""
+    scored = len(state.sheet)
+    while not state.is_over and len(state.sheet) == scored:
+        if state.phase == PHASE_PLAY and (state.plays or state.contract != HEARTS):
+            state.play_card(_random_card(state.legal_card_mask(), random))
+        else:
+            actions = state.legal_actions()
+            state.apply_action(actions[int(random() * len(actions))])
+
+
 def play_random_match(state: MatchState, random: Callable[[], float]) -> None:
     """Play every remaining hand of the match with random legal moves."""
     while not state.is_over:
@@ -141,7 +161,10 @@ def state_from_view(view: SeatView, hands: Sequence[int]) -> MatchState:
     carries a dummy match key: hands after the current one are not the real deals, so
     simulations should stop at the end of the current hand.
     """
-    state = MatchState._blank(get_ruleset(view.ruleset), view.num_hands, bytes(32))
+    state = MatchState._blank(
+        get_ruleset(view.ruleset), view.num_hands, bytes(32), dict(view.options)
+    )
+    state.first = view.first_declarer
     state.totals = list(view.totals)
     state.sheet = list(view.sheet)
     for record in view.sheet:
@@ -152,6 +175,9 @@ def state_from_view(view: SeatView, hands: Sequence[int]) -> MatchState:
         state.turn = -1
     elif view.phase == PHASE_PLAY:
         state.choose_contract(view.contract, view.trump)
+        if state.ruleset.phased:  # past any redeal round or announcement: in play
+            state.phase, state.turn, state.announcer = PHASE_PLAY, view.declarer, view.announcer
+            state.redeals, state.penalty_only = view.redeals, False
         for trick in view.tricks:
             for seat, card in trick.plays:
                 state.hands[seat] |= 1 << card  # give back, then replay

@@ -8,13 +8,31 @@ match key. Bots get exactly this object and nothing else.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .cards import CARD_CODES, SUIT_CHARS, card_codes, format_suit
-from .contracts import CONTRACT_CODES, CONTRACTS, NO_TRUMP, TRUMP, contract_code
-from .match import PHASE_CONTRACT, PHASE_NAMES, PHASE_PLAY, HandRecord, MatchState
-from .moves import ChooseContract
+from .cards import CARD_CODES, SUIT_CHARS, card_codes, format_suit, parse_card
+from .contracts import (
+    CONTRACT_CODES,
+    CONTRACTS,
+    NO_TRUMP,
+    PENALTY_CONTRACTS,
+    TRUMP,
+    contract_code,
+    parse_contract,
+)
+from .match import (
+    PHASE_ANNOUNCE,
+    PHASE_CONTRACT,
+    PHASE_NAMES,
+    PHASE_PLAY,
+    PHASE_REDEAL_OFFER,
+    DealRecord,
+    HandRecord,
+    MatchState,
+)
+from .moves import ChooseContract, contract_move
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +66,20 @@ class SeatView:
     sheet: tuple[HandRecord, ...]
     legal_cards: int  # mask; 0 unless this seat is to play
     allowed_contracts: tuple[ChooseContract, ...]  # empty unless this seat is to choose
+    # Facts of every ruleset, public to every seat (traditional §8.1):
+    calls: tuple[str, ...] = ()  # this seat's legal one-word moves; empty unless it is to move
+    deal_no: int = -1  # -1: the same as the hand number
+    redeals: int = 0  # redeals and replays of this hand slot
+    redeal_cap: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    first_declarer: int = 0
+    picks_left: tuple[tuple[int, int], ...] = ()  # (penalty, Koz) picks left by seat, if counted
+    contract_counts: tuple[int, ...] = ()  # n(c): scored hands of each contract so far
+    asked: tuple[int, ...] = ()  # the ask order of the redeal round or announcement
+    answers: tuple[str, ...] = ()  # its answers so far
+    announcer: int = -1
+    runs: tuple[int, int, int, int] = (0, 0, 0, 0)
+    deals: tuple[DealRecord, ...] = ()  # the thrown-away deals of this match (redealt/replayed)
 
     @property
     def my_turn(self) -> bool:
@@ -96,7 +128,177 @@ class SeatView:
             "score_sheet": [record.to_dict() for record in self.sheet],
             "legal_cards": card_codes(self.legal_cards),
             "allowed_contracts": [_contract_dict(m) for m in self.allowed_contracts],
+            **self._extra_dict(),
         }
+
+    def _extra_dict(self) -> dict[str, Any]:
+        legal = card_codes(self.legal_cards)
+        legal.extend(str(m) for m in self.allowed_contracts)
+        legal.extend(self.calls)
+        extra: dict[str, Any] = {
+            "legal_moves": legal,
+            "deal": self.hand_index if self.deal_no < 0 else self.deal_no,
+            "redeals": self.redeals,
+            "redeal_cap": self.redeal_cap,
+            "options": dict(self.options),
+            "first_declarer": self.first_declarer,
+        }
+        if self.picks_left:  # phased rulesets (traditional)
+            card = self.options.get("first_declarer_card")
+            asked = self.asked
+            answered = len(self.answers)
+            extra.update(
+                first_declarer_reason=f"held {card} in deal 0" if card else None,
+                picks_left=[{"penalty": p, "trump": k} for p, k in self.picks_left],
+                contract_counts={
+                    CONTRACT_CODES[c]: self.contract_counts[c] for c in PENALTY_CONTRACTS
+                },
+                redeal_round=(
+                    {
+                        "ask_order": list(asked),
+                        "asked": asked[answered] if answered < len(asked) else None,
+                        "answers": list(self.answers),
+                    }
+                    if self.phase == PHASE_REDEAL_OFFER
+                    else None
+                ),
+                announce=(
+                    {"ask_order": list(asked), "asked": self.turn, "answers": list(self.answers)}
+                    if self.phase == PHASE_ANNOUNCE
+                    else None
+                ),
+                announcer=(
+                    {
+                        "seat": self.announcer,
+                        "won": self.tricks_taken[self.announcer],
+                        "run": self.runs[self.announcer],
+                    }
+                    if self.announcer >= 0
+                    else None
+                ),
+                deals=[d.to_dict() for d in self.deals],
+            )
+        return extra
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatView:
+        """The ``SeatView`` whose ``to_dict()`` is ``data`` (what API clients and bots get).
+        The cards each seat won are recomputed from the completed tricks, which are public."""
+        tricks = [_trick_of(t) for t in data.get("tricks") or []]
+        if data.get("current_trick"):
+            tricks.append(_trick_of(data["current_trick"]))
+        taken = [0, 0, 0, 0]
+        for trick in tricks:
+            if trick.winner is not None:
+                for _, card in trick.plays:
+                    taken[trick.winner] |= 1 << card
+        allowed = tuple(
+            contract_move(c["contract"], c.get("trump"))
+            for c in data.get("allowed_contracts") or []
+        )
+        turn = data.get("turn")
+        contract = data.get("contract")
+        picks = data.get("picks_left") or []
+        counts = data.get("contract_counts")
+        round_ = data.get("redeal_round") or data.get("announce") or {}
+        announcer = data.get("announcer")
+        runs = [0, 0, 0, 0]
+        if announcer:
+            runs[int(announcer["seat"])] = int(announcer["run"])
+        n_counts = [0] * len(CONTRACTS)
+        if counts:
+            for code, n in counts.items():
+                n_counts[parse_contract(code)] = int(n)
+        return cls(
+            seat=int(data["seat"]),
+            version=int(data.get("version", 0)),  # the API sends its own version beside it
+            ruleset=str(data["ruleset"]),
+            num_hands=int(data["hands_in_match"]),
+            hand_index=int(data["hand"]),
+            phase=PHASE_NAMES.index(data["phase"]),
+            declarer=int(data["declarer"]),
+            contract=parse_contract(contract) if contract else -1,
+            trump=_suit_of(data.get("trump")),
+            turn=-1 if turn is None else int(turn),
+            hand=_mask_of(data.get("my_cards") or []),
+            tricks=tuple(tricks),
+            cards_left=_four(data["cards_left"]),
+            tricks_taken=_four(data["tricks_taken"]),
+            taken=_four(taken),
+            hand_points=_four(data["hand_points"]),
+            totals=_four(data["totals"]),
+            sheet=tuple(_record_of(r) for r in data.get("score_sheet") or []),
+            legal_cards=_mask_of(data.get("legal_cards") or []),
+            allowed_contracts=tuple(ChooseContract(m.contract, m.trump) for m in allowed),
+            calls=tuple(
+                m for m in data.get("legal_moves") or [] if m in ("redeal", "keep", "king", "pass")
+            ),
+            deal_no=int(data["deal"]) if "deal" in data and picks else -1,
+            redeals=int(data.get("redeals", 0)),
+            redeal_cap=int(data.get("redeal_cap", 0)),
+            options=dict(data.get("options") or {}),
+            first_declarer=int(data.get("first_declarer", 0)),
+            picks_left=tuple((int(p["penalty"]), int(p["trump"])) for p in picks),
+            contract_counts=tuple(n_counts) if counts else (),
+            asked=tuple(int(s) for s in round_.get("ask_order", ())),
+            answers=tuple(str(a) for a in round_.get("answers", ())),
+            announcer=int(announcer["seat"]) if announcer else -1,
+            runs=_four(runs),
+            deals=tuple(_deal_of(d) for d in data.get("deals") or []),
+        )
+
+
+def _suit_of(text: str | None) -> int:
+    return NO_TRUMP if not text else "CDHS".index(text.upper())
+
+
+def _mask_of(codes: list[str]) -> int:
+    mask = 0
+    for code in codes:
+        mask |= 1 << parse_card(code)
+    return mask
+
+
+def _trick_of(data: Mapping[str, Any]) -> Trick:
+    plays = tuple((int(p["seat"]), parse_card(p["card"])) for p in data["plays"])
+    winner = data.get("winner")
+    return Trick(int(data["leader"]), plays, None if winner is None else int(winner))
+
+
+def _record_of(data: Mapping[str, Any]) -> HandRecord:
+    points = data["points"]
+    hand = int(data["hand"])
+    deal = data.get("deal")
+    return HandRecord(
+        hand,
+        int(data["declarer"]),
+        parse_contract(data["contract"]),
+        _suit_of(data.get("trump")),
+        _four(points),
+        int(data["tricks_played"]),
+        None if deal is None or int(deal) == hand else int(deal),
+        bool(data.get("partial", False)),
+    )
+
+
+def _deal_of(data: Mapping[str, Any]) -> DealRecord:
+    points = data.get("points")
+    contract = data.get("contract")
+    return DealRecord(
+        int(data["deal"]),
+        int(data["hand"]),
+        parse_contract(contract) if contract else -1,
+        _suit_of(data.get("trump")),
+        str(data["ended"]),
+        data.get("asked_by"),
+        data.get("reason"),
+        tuple(data.get("answers") or ()),
+        _four(points) if points is not None else None,
+    )
+
+
+def _four(values: Any) -> tuple[int, int, int, int]:
+    return (int(values[0]), int(values[1]), int(values[2]), int(values[3]))
 
 
 def _trick_dict(trick: Trick) -> dict[str, Any]:
@@ -161,6 +363,29 @@ def view_for(state: MatchState, seat: int) -> SeatView:
         else (0, 0, 0, 0)
     )
     in_play = state.phase == PHASE_PLAY
+    extra: dict[str, Any] = {}
+    ruleset = state.ruleset
+    if ruleset.phased:
+        usage = state.usage
+        extra = {
+            "calls": tuple(str(c) for c in state.legal_calls()) if my_turn else (),
+            "deal_no": state.deal_no,
+            "redeals": state.redeals,
+            "redeal_cap": state.options.get("max_redeals_per_hand", 0),
+            "options": state.options,
+            "first_declarer": state.first,
+            "picks_left": tuple(
+                (3 - usage.penalty_picks[s], 2 - usage.trump_picks[s]) for s in range(4)
+            ),
+            "contract_counts": tuple(usage.contract_counts),
+            "asked": state.asked,
+            "answers": tuple(state.answers),
+            "announcer": state.announcer,
+            "runs": tuple(state.runs),
+            "deals": tuple(d for d in state.deals if d.ended != "played"),
+        }
+    elif state.first:
+        extra = {"first_declarer": state.first}
     return SeatView(
         seat=seat,
         version=state.version,
@@ -184,4 +409,5 @@ def view_for(state: MatchState, seat: int) -> SeatView:
         sheet=tuple(state.sheet),
         legal_cards=legal,
         allowed_contracts=allowed,
+        **extra,
     )

@@ -11,13 +11,14 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from king_engine import BadInput, get_ruleset
+from king_engine import BadInput
 from king_engine.errors import ConfigError
 
 from . import fairness
 from .errors import MatchError
 from .lifecycle import Change, Player, abort_waiting, start
 from .record import BOT_LEVELS, MODES, MatchRecord, Seat
+from .served import served_ruleset
 
 
 def new_table(
@@ -36,7 +37,7 @@ def new_table(
     if mode not in MODES:
         raise MatchError("bad_table", f"mode must be one of {', '.join(MODES)}", field="mode")
     try:
-        get_ruleset(ruleset).check_length(hands)
+        served_ruleset(ruleset).check_length(hands)
     except ConfigError as exc:
         field_name = "ruleset" if exc.code == "unknown_ruleset" else "hands"
         raise MatchError("bad_table", exc.message, field=field_name) from exc
@@ -92,7 +93,7 @@ def reserved_table(
     ranked: bool,
 ) -> MatchRecord:
     """The record of a quick-match table whose four seats are held for ``player_ids``."""
-    get_ruleset(ruleset).check_length(hands)
+    served_ruleset(ruleset).check_length(hands)
     match_id = canonical_id(match_id)
     return MatchRecord(
         match_id=match_id,

@@ -32,7 +32,7 @@ from king_engine import (
 )
 from king_engine.cards import card_codes, cards_in
 from king_engine.contracts import NO_TRUMP, TRUMP, contract_code
-from king_engine.match import PHASE_CONTRACT, PHASE_OVER, PHASE_PLAY, HandRecord
+from king_engine.match import PHASE_CONTRACT, PHASE_OVER, PHASE_PLAY, DealRecord, HandRecord
 from king_engine.moves import ChooseContract
 from king_engine.rulesets import RULESETS
 from king_engine.simulate import play_random_hand
@@ -119,6 +119,8 @@ def ref_record_dict(record: HandRecord) -> dict[str, Any]:
         "trump": "CDHS"[record.trump] if record.trump != NO_TRUMP else None,
         "points": list(record.points),
         "tricks_played": record.tricks_played,
+        "deal": record.hand_index if record.deal is None else record.deal,
+        "partial": record.partial,
     }
 
 
@@ -154,6 +156,13 @@ def ref_to_dict(view: SeatView) -> dict[str, Any]:
             }
             for m in view.allowed_contracts
         ],
+        # The keys every ruleset's view has (plain rulesets: no calls, deal = hand).
+        "legal_moves": ref_codes(view.legal_cards) + [str(m) for m in view.allowed_contracts],
+        "deal": view.hand_index,
+        "redeals": 0,
+        "redeal_cap": 0,
+        "options": {},
+        "first_declarer": 0,
     }
 
 
@@ -176,7 +185,7 @@ def assert_identical(got: Any, want: Any, path: str = "view") -> None:
 
 _HEADER = struct.Struct(">BBBIBBbbB")
 _RECORD = struct.Struct(">BBhhhh")
-_RULESET_BY_ID = list(RULESETS.values())
+_RULESET_BY_ID = [RULESETS["standard"], RULESETS["classic20"]]  # format 1's ids
 
 
 def ref_from_bytes(data: bytes) -> MatchState:
@@ -229,6 +238,7 @@ def ref_decode(data: bytes) -> MatchState:
         declarer = ruleset.declarer(index)
         record = HandRecord(index, declarer, rec_contract, rec_trump, points, tricks_played)
         state.sheet.append(record)
+        state.deals.append(DealRecord(index, index, rec_contract, rec_trump, "played"))
         state.usage.record(declarer, rec_contract, rec_trump)
         for seat in range(4):
             state.totals[seat] += points[seat]
@@ -254,6 +264,7 @@ def ref_decode(data: bytes) -> MatchState:
         if hand_index != num_hands - 1 or not state.sheet:
             raise BadInput("bad_state", "bad phase")
         last = state.sheet.pop()
+        state.deals.pop()
         for seat in range(4):
             state.totals[seat] -= last.points[seat]
         if (contract, trump) != (last.contract, last.trump):

@@ -45,7 +45,7 @@ def engine_apply(state: Any, seat: int, text: str) -> None:
 def engine_observe(state: Any) -> dict[str, Any]:
     """What is compared with the oracle, in the oracle's terms."""
     return {
-        "player": state.current_player(),
+        "player": state.current_player,
         "phase": king_engine.PHASE_NAMES[state.phase],
         "legal": {str(move) for move in state.legal_moves()},
     }

@@ -74,7 +74,7 @@ def test_the_random_playout_resolves_tricks_as_the_primitive(
         state = played_hand(ruleset, contract, trump, seed)
         plays = state.plays
         points, tricks, taken = [0] * 4, [0] * 4, [0] * 4
-        leader = state.ruleset.declarer(0)
+        leader = state.declarer
         for trick_no, start in enumerate(range(0, len(plays), 4)):
             chunk = plays[start : start + 4]
             assert chunk[0] >> 6 == leader  # the previous trick's winner leads

@@ -157,7 +157,7 @@ def test_the_documented_seed_pattern_is_the_servers(client: FlaskClient) -> None
 
 
 def test_the_documented_rulesets_and_lengths_are_the_engines(client: FlaskClient) -> None:
-    from king_engine import RULESETS
+    from king_match.served import SERVED_RULESETS as RULESETS
 
     spec = client.get("/openapi.json").get_json()
     schemas = spec["components"]["schemas"]

@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
+from king_engine import RULESETS
 from king_match import fairness, seating
 from king_match.errors import MatchError
 from king_match.lifecycle import Change, Player
 from king_match.record import MatchRecord
+from king_match.served import SERVED_RULESETS
 
 T0 = 1_800_000_000_000
 SEED = "cd" * 32
@@ -205,6 +207,16 @@ def test_a_new_live_open_table_is_offered_in_the_lobby() -> None:
 def test_a_table_setting_not_offered_is_refused(settings: dict[str, Any], field: str) -> None:
     error = refused("bad_table", table, **settings)
     assert error.details == {"field": field}
+
+
+def test_a_ruleset_the_engine_knows_but_the_platform_does_not_serve_is_refused() -> None:
+    assert set(SERVED_RULESETS) <= set(RULESETS)
+    unserved = [name for name in RULESETS if name not in SERVED_RULESETS]
+    if not unserved:
+        pytest.skip("every ruleset of the engine is served")
+    for name in unserved:
+        error = refused("bad_table", table, ruleset=name, hands=RULESETS[name].lengths[0])
+        assert error.details == {"field": "ruleset"}
 
 
 def test_the_lengths_of_the_rules_are_offered() -> None:

@@ -21,7 +21,6 @@ from flask import Blueprint, Flask, Response, jsonify, request
 
 from king_engine import (
     CONTRACTS,
-    RULESETS,
     BadInput,
     IllegalMove,
     MatchState,
@@ -35,6 +34,7 @@ from king_engine import (
 )
 from king_engine import deal as kingdeal
 from king_engine.moves import ChooseContract, PlayCard
+from king_match.served import SERVED_RULESETS
 
 MOVE_MS = 600_000
 
@@ -110,7 +110,7 @@ class StubGame:
             rulesets = [
                 {"name": name, "hands": list(rs.lengths),
                  "quotas": {str(n): rs.describe_quotas(n) for n in rs.lengths}}
-                for name, rs in RULESETS.items()
+                for name, rs in SERVED_RULESETS.items()
             ]  # fmt: skip
             modes = [{"mode": "live"}, {"mode": "computer"}]
             return {

@@ -34,7 +34,6 @@ from typing import TextIO
 
 from king_engine import (
     CONTRACTS,
-    RULESETS,
     ChooseContract,
     MatchState,
     new_match,
@@ -45,6 +44,7 @@ from king_engine.cards import SUIT_MASK
 from king_engine.contracts import TRUMP
 from king_engine.deal import deal_hand
 from king_engine.match import PHASE_OVER
+from king_match.served import SERVED_RULESETS
 
 from .policies import Policy
 
@@ -378,7 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--candidate", default="medium")
     parser.add_argument("--baseline", default="easy")
-    parser.add_argument("--ruleset", default="standard", choices=list(RULESETS))
+    parser.add_argument("--ruleset", default="standard", choices=list(SERVED_RULESETS))
     parser.add_argument("--deals", type=int, default=20, help="duplicate deals per contract")
     parser.add_argument("--matches", type=int, default=0, help="duplicate 20-hand matches")
     parser.add_argument("--seed", type=int, default=1)

@@ -18,7 +18,6 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from king_metrics import record_quickmatch_table
 
-from king_engine import get_ruleset
 from king_engine.errors import ConfigError
 from king_game.context import GameContext, current_account, current_player, game
 from king_game.problems import Problem, problems
@@ -31,6 +30,7 @@ from king_game.resources.quickmatch.schemas import (
 )
 from king_match import MatchError
 from king_match.quickmatch import PassResult, QuickMatch, pool_name
+from king_match.served import served_ruleset
 
 blp = Blueprint(
     "quickmatch", __name__, url_prefix="/v1", description="Quick match: paired by rating"
@@ -153,7 +153,7 @@ class QuickMatchView(MethodView):
         if account.is_bot:
             raise Problem("forbidden", "quick match pairs people; a bot creates or joins tables")
         try:
-            get_ruleset(body["ruleset"]).check_length(body["hands"])
+            served_ruleset(body["ruleset"]).check_length(body["hands"])
         except ConfigError as exc:
             raise MatchError("bad_table", exc.message, field="hands") from exc
         context = game()

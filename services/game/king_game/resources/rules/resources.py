@@ -7,11 +7,12 @@ from typing import Any
 from flask.views import MethodView
 from king_web.jsonbody import Blueprint
 
-from king_engine import CONTRACTS, RULESETS, format_card
+from king_engine import CONTRACTS, format_card
 from king_game.context import game
 from king_game.problems import PUBLIC
 from king_game.resources import examples
 from king_game.resources.rules.schemas import RulesSchema
+from king_match.served import SERVED_RULESETS
 
 blp = Blueprint("rules", __name__, url_prefix="/v1", description="The rules as data")
 
@@ -43,7 +44,7 @@ class RulesView(MethodView):
                     "hands": list(ruleset.lengths),
                     "quotas": {str(n): ruleset.describe_quotas(n) for n in ruleset.lengths},
                 }
-                for name, ruleset in RULESETS.items()
+                for name, ruleset in SERVED_RULESETS.items()
             ],
             "clocks": {
                 "live": {

@@ -6,8 +6,8 @@ import marshmallow as ma
 from king_web.jsonbody import StrictBoolean, StrictInteger
 from marshmallow import validate
 
-from king_engine import RULESETS
 from king_game.problems import Problem
+from king_match.served import SERVED_RULESETS
 
 SEED_DOC = (
     "Your deal contribution: 64 hex characters (32 random bytes), generated after you saw "
@@ -16,9 +16,11 @@ SEED_DOC = (
 )
 DEFAULT_RULESET = "standard"
 DEFAULT_HANDS = 8
-#: Every ruleset's name and every length any ruleset plays, from the engine's registry.
-RULESET_NAMES: list[str] = list(RULESETS)
-ALL_LENGTHS: list[int] = sorted({n for ruleset in RULESETS.values() for n in ruleset.lengths})
+#: Every served ruleset's name and every length any of them plays, from the registry.
+RULESET_NAMES: list[str] = list(SERVED_RULESETS)
+ALL_LENGTHS: list[int] = sorted(
+    {n for ruleset in SERVED_RULESETS.values() for n in ruleset.lengths}
+)
 
 
 def _lengths_case(name: str, lengths: tuple[int, ...]) -> dict[str, Any]:
@@ -37,12 +39,12 @@ def _lengths_case(name: str, lengths: tuple[int, ...]) -> dict[str, Any]:
 #: The document's form of the rulesets' lengths (any other pair is 422 bad_table), for every
 #: body with ``ruleset`` and ``hands``.
 RULESET_LENGTHS: list[dict[str, Any]] = [
-    _lengths_case(name, ruleset.lengths) for name, ruleset in RULESETS.items()
+    _lengths_case(name, ruleset.lengths) for name, ruleset in SERVED_RULESETS.items()
 ]
 #: The same rule in words, for the bodies' descriptions.
 LENGTHS_DOC = "; ".join(
     f"{name} plays {', '.join(map(str, ruleset.lengths))} hands"
-    for name, ruleset in RULESETS.items()
+    for name, ruleset in SERVED_RULESETS.items()
 )
 #: Documented here, checked by the match store (so that every wrong seed gets ``bad_seed``).
 SEED_FORMAT = {"pattern": "^[0-9a-fA-F]{64}$", "minLength": 64, "maxLength": 64}
