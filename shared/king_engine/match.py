@@ -514,19 +514,12 @@ class MatchState:
             raise BadInput("trump_required", "Koz (trump) needs a trump suit: C, D, H or S")
         if contract != TRUMP and trump != NO_TRUMP:
             raise BadInput("trump_not_allowed", f"{contract_code(contract)} has no trump suit")
-        if self.ruleset.phased:
-            refusal = self.ruleset.refusal_for(self, contract, trump)
-        else:
-            reason = self.ruleset.unavailable_reason(
-                self.num_hands, seat, self.usage, contract, trump
-            )
-            refusal = None if reason is None else ("contract_unavailable", reason)
+        refusal = self.ruleset.refusal_for(self, contract, trump)
         if refusal is not None:
-            code, reason = refusal
             raise IllegalMove(
-                code,
-                f"{move} is not available to seat {seat} now ({reason})",
-                reason=reason,
+                refusal.code,
+                f"{move} is not available to seat {seat} now ({refusal.message})",
+                reason=refusal.message,
                 allowed=[str(m) for m in self.allowed_contracts()],
             )
 

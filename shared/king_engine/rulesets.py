@@ -43,6 +43,7 @@ from .errors import (
     RULE_PENALTY_DISCARD,
     RULE_TRUMP_NOT_BROKEN,
     ConfigError,
+    IllegalMove,
 )
 
 if TYPE_CHECKING:
@@ -353,10 +354,11 @@ class Ruleset(ABC):
         """The (contract, trump) pairs the declarer of ``state`` may pick now."""
         return self.allowed_contracts(state.num_hands, state.turn, state.usage)
 
-    def refusal_for(self, state: MatchState, contract: int, trump: int) -> tuple[str, str] | None:
-        """None if the declarer of ``state`` may pick this now, else (error code, reason)."""
+    def refusal_for(self, state: MatchState, contract: int, trump: int) -> IllegalMove | None:
+        """None if the declarer of ``state`` may pick this now, else the error (its code and
+        reason; the match adds the move and the allowed picks)."""
         reason = self.unavailable_reason(state.num_hands, state.turn, state.usage, contract, trump)
-        return None if reason is None else ("contract_unavailable", reason)
+        return None if reason is None else IllegalMove("contract_unavailable", reason)
 
     def check_length(self, num_hands: int) -> None:
         if num_hands not in self.lengths:

@@ -35,6 +35,7 @@ from .errors import (
     RULE_MUST_OVERTRUMP,
     RULE_PENALTY_DISCARD,
     RULE_TRUMP_NOT_BROKEN,
+    IllegalMove,
 )
 from .rulesets import HandRules, OptionSpec, Ruleset, _bits_above
 
@@ -219,14 +220,22 @@ class TraditionalRuleset(Ruleset):
             return "contract_cap_reached"
         return None
 
-    def refusal_for(self, state: MatchState, contract: int, trump: int) -> tuple[str, str] | None:
+    def refusal_for(self, state: MatchState, contract: int, trump: int) -> IllegalMove | None:
+        # Each refusal has its own code (§1.8, §3.8).
+        usage, seat = state.usage, state.turn
         if contract == TRUMP:
             if state.penalty_only:
-                return ("penalty_required_after_redeal", "this hand was redealt: penalties only")
+                return IllegalMove("penalty_required_after_redeal", "a redealt hand is a penalty")
             if state.options["first_four_penalties"] and state.hand_index < FIRST_PENALTY_HANDS:
-                return ("koz_not_yet", "the first four hands are penalty contracts")
-        reason = self.unavailable_reason(state.num_hands, state.turn, state.usage, contract, trump)
-        return None if reason is None else (reason, reason.replace("_", " "))
+                return IllegalMove("koz_not_yet", "the first four hands are penalty contracts")
+            if usage.trump_picks[seat] >= KOZ_PICKS:
+                return IllegalMove("no_koz_picks_left", "both Koz picks are used")
+            return None
+        if usage.penalty_picks[seat] >= PENALTY_PICKS:
+            return IllegalMove("no_penalty_picks_left", "all three penalty picks are used")
+        if usage.contract_counts[contract] >= CAP_PER_PENALTY:
+            return IllegalMove("contract_cap_reached", "this penalty was played twice already")
+        return None
 
     def allowed_for(self, state: MatchState) -> list[tuple[int, int]]:
         seat, usage = state.turn, state.usage

@@ -91,6 +91,15 @@ ERRORS: dict[str, ErrorCode] = {
     "contract_unavailable": ErrorCode(
         422, "quota or cap used up (`details.reason`, `details.allowed`)"
     ),
+    # traditional's refusals, each with its own code (`details.allowed` lists the picks)
+    "contract_cap_reached": ErrorCode(422, "traditional: that penalty was played twice already"),
+    "no_penalty_picks_left": ErrorCode(422, "traditional: your three penalty picks are used"),
+    "no_koz_picks_left": ErrorCode(422, "traditional: your two Koz picks are used"),
+    "koz_not_yet": ErrorCode(422, "traditional: the first four hands are penalties"),
+    "penalty_required_after_redeal": ErrorCode(
+        422, "traditional: a redealt hand must be a penalty"
+    ),
+    "not_eligible_for_redeal": ErrorCode(422, "traditional: you may not ask for a redeal now"),
     "bad_move": ErrorCode(422, "the move does not parse (`errors.move`)"),
     "bad_card": ErrorCode(422, "not a card code such as `QH` (`errors.move`)"),
     "bad_suit": ErrorCode(422, "not a suit: C, D, H or S (`errors.move`)"),
@@ -106,6 +115,7 @@ ERRORS: dict[str, ErrorCode] = {
     "match_not_found": ErrorCode(404, "the match layer's name for no such match", "not_found"),
     "not_bot_seat": _internal("a bot turn for a seat no bot plays (bot jobs only)"),
     "unknown_ruleset": _internal("translated into bad_table by the table and quick-match checks"),
+    "bad_option": _internal("a ruleset option; tables take none (the table schema refuses it)"),
     "bad_match_length": _internal("translated into bad_table by the table and quick-match checks"),
     "bad_match_id": _internal("a match id that is not a UUID (the store's ids always are)"),
     "bad_seat": _internal("a seat outside 0..3 (seats come from the match record)"),
