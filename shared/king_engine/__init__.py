@@ -34,7 +34,7 @@ from .moves import (
     parse_move,
 )
 from .rulesets import RULESET_IDS, RULESETS, OptionSpec, Ruleset, get_ruleset
-from .view import SeatView, Trick, view_for
+from .view import PhaseFacts, SeatView, Trick, view_for
 
 __all__ = [
     "ALL_CONTRACTS",
@@ -62,6 +62,7 @@ __all__ = [
     "MatchState",
     "Move",
     "OptionSpec",
+    "PhaseFacts",
     "PlayCard",
     "Ruleset",
     "SeatView",

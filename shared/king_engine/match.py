@@ -95,14 +95,16 @@ class HandRecord(NamedTuple):
         return self.hand_index if self.deal is None else self.deal
 
     def to_dict(self) -> dict[str, Any]:
+        # (every view carries the whole sheet: kept lean, so no property call here)
+        hand, deal, trump = self.hand_index, self.deal, self.trump
         return {
-            "hand": self.hand_index,
+            "hand": hand,
             "declarer": self.declarer,
             "contract": CONTRACT_CODES[self.contract],
-            "trump": SUIT_CHARS[self.trump] if self.trump != NO_TRUMP else None,
+            "trump": SUIT_CHARS[trump] if trump != NO_TRUMP else None,
             "points": list(self.points),
             "tricks_played": self.tricks_played,
-            "deal": self.deal_number,
+            "deal": hand if deal is None else deal,
             "partial": self.partial,
         }
 
@@ -693,6 +695,11 @@ class MatchState:
         if self.trick_no == TRICKS_PER_HAND or (early and self.earlier & early == early):
             self._finish_hand(events)
 
+    def _deal_field(self) -> int | None:
+        """This hand's deal number for its sheet line: None when it is the hand number."""
+        deal = len(self.deals)
+        return None if deal == self.hand_index else deal
+
     def _end_on_king(self, reason: str, events: list[Event] | None) -> None:
         """The King feat (or the announced King's failure) ends hand and match (§4)."""
         points = self.hand_points
@@ -703,7 +710,7 @@ class MatchState:
             self.trump,
             (points[0], points[1], points[2], points[3]),
             self.trick_no,
-            len(self.deals),
+            self._deal_field(),
             True,
         )
         self.sheet.append(record)
@@ -744,7 +751,7 @@ class MatchState:
             self.trump,
             (points[0], points[1], points[2], points[3]),
             self.trick_no,
-            len(self.deals) if phased else None,
+            self._deal_field(),
         )
         self.sheet.append(record)
         self.deals.append(

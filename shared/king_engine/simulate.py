@@ -162,7 +162,10 @@ def state_from_view(view: SeatView, hands: Sequence[int]) -> MatchState:
     simulations should stop at the end of the current hand.
     """
     state = MatchState._blank(
-        get_ruleset(view.ruleset), view.num_hands, bytes(32), dict(view.options)
+        get_ruleset(view.ruleset),
+        view.num_hands,
+        bytes(32),
+        dict(view.facts.options) if view.facts else None,
     )
     state.first = view.first_declarer
     state.totals = list(view.totals)
@@ -175,9 +178,10 @@ def state_from_view(view: SeatView, hands: Sequence[int]) -> MatchState:
         state.turn = -1
     elif view.phase == PHASE_PLAY:
         state.choose_contract(view.contract, view.trump)
-        if state.ruleset.phased:  # past any redeal round or announcement: in play
-            state.phase, state.turn, state.announcer = PHASE_PLAY, view.declarer, view.announcer
-            state.redeals, state.penalty_only = view.redeals, False
+        facts = view.facts
+        if facts is not None:  # a phased ruleset, past any redeal round or announcement
+            state.phase, state.turn, state.announcer = PHASE_PLAY, view.declarer, facts.announcer
+            state.redeals, state.penalty_only = facts.redeals, False
         for trick in view.tricks:
             for seat, card in trick.plays:
                 state.hands[seat] |= 1 << card  # give back, then replay

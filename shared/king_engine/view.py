@@ -9,7 +9,7 @@ match key. Bots get exactly this object and nothing else.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 from .cards import CARD_CODES, SUIT_CHARS, card_codes, format_suit, parse_card
@@ -17,7 +17,6 @@ from .contracts import (
     CONTRACT_CODES,
     CONTRACTS,
     NO_TRUMP,
-    PENALTY_CONTRACTS,
     TRUMP,
     contract_code,
     parse_contract,
@@ -45,6 +44,24 @@ class Trick:
 
 
 @dataclass(frozen=True, slots=True)
+class PhaseFacts:
+    """The public facts of a phased ruleset's match (traditional §8.1), the same for every
+    seat. One object, so that the views of plain rulesets carry none of it."""
+
+    deal_no: int
+    redeals: int  # redeals and replays of this hand slot
+    redeal_cap: int
+    options: Mapping[str, Any]
+    picks_left: tuple[tuple[int, int], ...]  # (penalty, Koz) picks left by seat
+    contract_counts: tuple[int, ...]  # n(c): scored hands of each contract so far
+    asked: tuple[int, ...]  # the ask order of the redeal round or announcement
+    answers: tuple[str, ...]  # its answers so far
+    announcer: int  # -1: nobody announced King
+    runs: tuple[int, int, int, int]
+    deals: tuple[DealRecord, ...]  # the thrown-away deals of this match (redealt/replayed)
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     seat: int
     version: int
@@ -66,20 +83,9 @@ class SeatView:
     sheet: tuple[HandRecord, ...]
     legal_cards: int  # mask; 0 unless this seat is to play
     allowed_contracts: tuple[ChooseContract, ...]  # empty unless this seat is to choose
-    # Facts of every ruleset, public to every seat (traditional §8.1):
     calls: tuple[str, ...] = ()  # this seat's legal one-word moves; empty unless it is to move
-    deal_no: int = -1  # -1: the same as the hand number
-    redeals: int = 0  # redeals and replays of this hand slot
-    redeal_cap: int = 0
-    options: Mapping[str, Any] = field(default_factory=dict)
     first_declarer: int = 0
-    picks_left: tuple[tuple[int, int], ...] = ()  # (penalty, Koz) picks left by seat, if counted
-    contract_counts: tuple[int, ...] = ()  # n(c): scored hands of each contract so far
-    asked: tuple[int, ...] = ()  # the ask order of the redeal round or announcement
-    answers: tuple[str, ...] = ()  # its answers so far
-    announcer: int = -1
-    runs: tuple[int, int, int, int] = (0, 0, 0, 0)
-    deals: tuple[DealRecord, ...] = ()  # the thrown-away deals of this match (redealt/replayed)
+    facts: PhaseFacts | None = None  # phased rulesets only
 
     @property
     def my_turn(self) -> bool:
@@ -106,7 +112,9 @@ class SeatView:
         penalty_mask = CONTRACTS[contract].card_mask if contract >= 0 else 0
         tricks = self.tricks
         current = tricks[-1] if tricks and tricks[-1].winner is None else None
-        return {
+        legal_cards = card_codes(self.legal_cards)
+        legal_moves = legal_cards + [str(m) for m in self.allowed_contracts] + list(self.calls)
+        data = {
             "seat": self.seat,
             "version": self.version,
             "ruleset": self.ruleset,
@@ -126,59 +134,61 @@ class SeatView:
             "hand_points": list(self.hand_points),
             "totals": list(self.totals),
             "score_sheet": [record.to_dict() for record in self.sheet],
-            "legal_cards": card_codes(self.legal_cards),
+            "legal_cards": legal_cards,
             "allowed_contracts": [_contract_dict(m) for m in self.allowed_contracts],
-            **self._extra_dict(),
+            "legal_moves": legal_moves,
         }
-
-    def _extra_dict(self) -> dict[str, Any]:
-        legal = card_codes(self.legal_cards)
-        legal.extend(str(m) for m in self.allowed_contracts)
-        legal.extend(self.calls)
-        extra: dict[str, Any] = {
-            "legal_moves": legal,
-            "deal": self.hand_index if self.deal_no < 0 else self.deal_no,
-            "redeals": self.redeals,
-            "redeal_cap": self.redeal_cap,
-            "options": dict(self.options),
-            "first_declarer": self.first_declarer,
-        }
-        if self.picks_left:  # phased rulesets (traditional)
-            card = self.options.get("first_declarer_card")
-            asked = self.asked
-            answered = len(self.answers)
-            extra.update(
-                first_declarer_reason=f"held {card} in deal 0" if card else None,
-                picks_left=[{"penalty": p, "trump": k} for p, k in self.picks_left],
-                contract_counts={
-                    CONTRACT_CODES[c]: self.contract_counts[c] for c in PENALTY_CONTRACTS
-                },
-                redeal_round=(
-                    {
-                        "ask_order": list(asked),
-                        "asked": asked[answered] if answered < len(asked) else None,
-                        "answers": list(self.answers),
-                    }
-                    if self.phase == PHASE_REDEAL_OFFER
-                    else None
-                ),
-                announce=(
-                    {"ask_order": list(asked), "asked": self.turn, "answers": list(self.answers)}
-                    if self.phase == PHASE_ANNOUNCE
-                    else None
-                ),
-                announcer=(
-                    {
-                        "seat": self.announcer,
-                        "won": self.tricks_taken[self.announcer],
-                        "run": self.runs[self.announcer],
-                    }
-                    if self.announcer >= 0
-                    else None
-                ),
-                deals=[d.to_dict() for d in self.deals],
+        facts = self.facts
+        first = self.first_declarer
+        if facts is None:
+            data.update(
+                deal=self.hand_index, redeals=0, redeal_cap=0, options={}, first_declarer=first
             )
-        return extra
+        else:
+            data.update(
+                deal=facts.deal_no,
+                redeals=facts.redeals,
+                redeal_cap=facts.redeal_cap,
+                options=dict(facts.options),
+                first_declarer=first,
+            )
+            data.update(self._phased_dict(facts))
+        return data
+
+    def _phased_dict(self, facts: PhaseFacts) -> dict[str, Any]:
+        card = facts.options.get("first_declarer_card")
+        asked = facts.asked
+        answered = len(facts.answers)
+        return dict(
+            first_declarer_reason=f"held {card} in deal 0" if card else None,
+            picks_left=[{"penalty": p, "trump": k} for p, k in facts.picks_left],
+            contract_counts=dict(zip(CONTRACT_CODES, facts.contract_counts, strict=True)),
+            redeal_round=(
+                {
+                    "ask_order": list(asked),
+                    "asked": asked[answered] if answered < len(asked) else None,
+                    "answers": list(facts.answers),
+                }
+                if self.phase == PHASE_REDEAL_OFFER
+                else None
+            ),
+            announce=(
+                {"ask_order": list(asked), "asked": self.turn, "answers": list(facts.answers)}
+                if self.phase == PHASE_ANNOUNCE
+                else None
+            ),
+            announcer=(
+                {
+                    "seat": facts.announcer,
+                    "won": self.tricks_taken[facts.announcer],
+                    "run": facts.runs[facts.announcer],
+                }
+                if facts.announcer >= 0
+                else None
+            ),
+            runs=list(facts.runs),  # tricks in a row up to the last, by seat (the King feat)
+            deals=[d.to_dict() for d in facts.deals],
+        )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeatView:
@@ -198,17 +208,6 @@ class SeatView:
         )
         turn = data.get("turn")
         contract = data.get("contract")
-        picks = data.get("picks_left") or []
-        counts = data.get("contract_counts")
-        round_ = data.get("redeal_round") or data.get("announce") or {}
-        announcer = data.get("announcer")
-        runs = [0, 0, 0, 0]
-        if announcer:
-            runs[int(announcer["seat"])] = int(announcer["run"])
-        n_counts = [0] * len(CONTRACTS)
-        if counts:
-            for code, n in counts.items():
-                n_counts[parse_contract(code)] = int(n)
         return cls(
             seat=int(data["seat"]),
             version=int(data.get("version", 0)),  # the API sends its own version beside it
@@ -233,19 +232,30 @@ class SeatView:
             calls=tuple(
                 m for m in data.get("legal_moves") or [] if m in ("redeal", "keep", "king", "pass")
             ),
-            deal_no=int(data["deal"]) if "deal" in data and picks else -1,
-            redeals=int(data.get("redeals", 0)),
-            redeal_cap=int(data.get("redeal_cap", 0)),
-            options=dict(data.get("options") or {}),
             first_declarer=int(data.get("first_declarer", 0)),
-            picks_left=tuple((int(p["penalty"]), int(p["trump"])) for p in picks),
-            contract_counts=tuple(n_counts) if counts else (),
-            asked=tuple(int(s) for s in round_.get("ask_order", ())),
-            answers=tuple(str(a) for a in round_.get("answers", ())),
-            announcer=int(announcer["seat"]) if announcer else -1,
-            runs=_four(runs),
-            deals=tuple(_deal_of(d) for d in data.get("deals") or []),
+            facts=_facts_of(data) if "picks_left" in data else None,
         )
+
+
+def _facts_of(data: Mapping[str, Any]) -> PhaseFacts:
+    round_ = data.get("redeal_round") or data.get("announce") or {}
+    announcer = data.get("announcer")
+    counts = [0] * len(CONTRACTS)
+    for code, n in (data.get("contract_counts") or {}).items():
+        counts[parse_contract(code)] = int(n)
+    return PhaseFacts(
+        deal_no=int(data["deal"]),
+        redeals=int(data.get("redeals", 0)),
+        redeal_cap=int(data.get("redeal_cap", 0)),
+        options=dict(data.get("options") or {}),
+        picks_left=tuple((int(p["penalty"]), int(p["trump"])) for p in data["picks_left"]),
+        contract_counts=tuple(counts),
+        asked=tuple(int(s) for s in round_.get("ask_order", ())),
+        answers=tuple(str(a) for a in round_.get("answers", ())),
+        announcer=int(announcer["seat"]) if announcer else -1,
+        runs=_four(data["runs"]),
+        deals=tuple(_deal_of(d) for d in data.get("deals") or []),
+    )
 
 
 def _suit_of(text: str | None) -> int:
@@ -367,22 +377,27 @@ def view_for(state: MatchState, seat: int) -> SeatView:
     ruleset = state.ruleset
     if ruleset.phased:
         usage = state.usage
-        extra = {
-            "calls": tuple(str(c) for c in state.legal_calls()) if my_turn else (),
-            "deal_no": state.deal_no,
-            "redeals": state.redeals,
-            "redeal_cap": state.options.get("max_redeals_per_hand", 0),
-            "options": state.options,
-            "first_declarer": state.first,
-            "picks_left": tuple(
+        asking = state.phase in (PHASE_REDEAL_OFFER, PHASE_ANNOUNCE)
+        facts = PhaseFacts(
+            deal_no=state.deal_no,
+            redeals=state.redeals,
+            redeal_cap=state.options.get("max_redeals_per_hand", 0),
+            options=state.options,
+            picks_left=tuple(
                 (3 - usage.penalty_picks[s], 2 - usage.trump_picks[s]) for s in range(4)
             ),
-            "contract_counts": tuple(usage.contract_counts),
-            "asked": state.asked,
-            "answers": tuple(state.answers),
-            "announcer": state.announcer,
-            "runs": tuple(state.runs),
-            "deals": tuple(d for d in state.deals if d.ended != "played"),
+            contract_counts=tuple(usage.contract_counts),
+            # (a redeal round or an announcement is shown while it runs)
+            asked=state.asked if asking else (),
+            answers=tuple(state.answers) if asking else (),
+            announcer=state.announcer,
+            runs=tuple(state.runs),  # type: ignore[arg-type]
+            deals=tuple(d for d in state.deals if d.ended != "played"),
+        )
+        extra = {
+            "calls": tuple(str(c) for c in state.legal_calls()) if my_turn else (),
+            "first_declarer": state.first,
+            "facts": facts,
         }
     elif state.first:
         extra = {"first_declarer": state.first}
