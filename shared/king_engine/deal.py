@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from .cards import CARD_CODES, RANK_CHARS
+from .cards import CARD_CODES, RANK_CHARS, rank_of
 from .errors import BadInput
 
 SPEC: Final = "KINGDEAL-v1"
@@ -47,10 +47,11 @@ TWO_32: Final = 1 << 32
 SEATS: Final = 4
 _CARD_BITS: Final = tuple(1 << card for card in range(52))
 
+_RANK_SEVEN: Final = RANK_CHARS.index("7")  # 5
 #: The decks of FAIRNESS.md, card ids in ascending order: all 52 cards, and the 32 cards 7..A
 #: (rank index 5, the seven, or more).
 DECK_52: Final = tuple(range(52))
-DECK_32: Final = tuple(card for card in range(52) if card % len(RANK_CHARS) >= 5)
+DECK_32: Final = tuple(card for card in DECK_52 if rank_of(card) >= _RANK_SEVEN)
 
 
 def match_id_bytes(match_id: str | uuid.UUID) -> bytes:
@@ -299,8 +300,8 @@ def high_card_draw(cards: Sequence[int]) -> OpeningDraw:
         rounds.append(turned)
         if len(turned) < len(candidates):
             break  # ran out during the round: nobody is eliminated by a part of a round
-        top = max(card % len(RANK_CHARS) for _, card in turned)
-        candidates = [seat for seat, card in turned if card % len(RANK_CHARS) == top]
+        top = max(rank_of(card) for _, card in turned)
+        candidates = [seat for seat, card in turned if rank_of(card) == top]
     return OpeningDraw(tuple(rounds), candidates[0])
 
 
