@@ -31,8 +31,18 @@ def match_key(match_id: str, server_seed: bytes, seeds: list[bytes]) -> bytes:
     return hmac.new(server_seed, message, hashlib.sha256).digest()
 
 
-def hand_key(key: bytes, hand: int) -> bytes:
-    return hmac.new(key, b"KINGDEAL-v1/hand\0" + hand.to_bytes(4, "big"), hashlib.sha256).digest()
+# The decks of FAIRNESS.md: card ids in ascending order, all 52, or the 32 cards 7..A.
+DECK_52 = list(range(52))
+DECK_32 = [card for card in range(52) if card % 13 >= 5]
+
+
+def hand_key(key: bytes, deal: int) -> bytes:
+    """The key of deal number ``deal`` (``d = h`` when no hand was redealt)."""
+    return hmac.new(key, b"KINGDEAL-v1/hand\0" + deal.to_bytes(4, "big"), hashlib.sha256).digest()
+
+
+def draw_key(key: bytes) -> bytes:
+    return hmac.new(key, b"KINGDEAL-v1/draw\0", hashlib.sha256).digest()
 
 
 def stream(key: bytes) -> Iterator[int]:
@@ -52,18 +62,51 @@ def uniform(n: int, next_u32: Callable[[], int]) -> int:
             return x % n
 
 
-def deck(key: bytes, hand: int) -> list[int]:
-    next_u32 = stream(hand_key(key, hand)).__next__
-    cards = list(range(52))
-    for i in range(51, 0, -1):
+def shuffle(key: bytes, cards: list[int]) -> list[int]:
+    """Fisher-Yates keyed by ``key``'s stream, from the last position down to 1."""
+    next_u32 = stream(key).__next__
+    cards = list(cards)
+    for i in range(len(cards) - 1, 0, -1):
         j = uniform(i + 1, next_u32)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 
 
-def hands(key: bytes, hand: int) -> list[set[str]]:
-    cards = deck(key, hand)
-    return [{card_code(c) for c in cards[13 * s : 13 * s + 13]} for s in range(4)]
+def deck(key: bytes, deal: int, cards: list[int] = DECK_52) -> list[int]:
+    return shuffle(hand_key(key, deal), cards)
+
+
+def hands(key: bytes, deal: int, cards: list[int] = DECK_52) -> list[set[str]]:
+    """Each seat's cards of deal number ``deal``: n/4 consecutive cards of the shuffled deck."""
+    shuffled = deck(key, deal, cards)
+    per_seat = len(cards) // 4
+    return [{card_code(c) for c in shuffled[per_seat * s : per_seat * (s + 1)]} for s in range(4)]
+
+
+def draw_deck(key: bytes) -> list[int]:
+    return shuffle(draw_key(key), DECK_52)
+
+
+def opening_draw(key: bytes) -> tuple[list[list[tuple[int, str]]], int]:
+    """The high-card draw: its rounds of (seat, card code) and the winning seat. Tied seats
+    alone draw again; if D runs out, the lowest seat still drawing wins."""
+    cards = draw_deck(key)
+    candidates = [0, 1, 2, 3]
+    rounds: list[list[tuple[int, str]]] = []
+    pointer = 0
+    while len(candidates) > 1 and pointer < len(cards):
+        drawn = []
+        for seat in candidates:
+            if pointer == len(cards):
+                break
+            drawn.append((seat, cards[pointer]))
+            pointer += 1
+        rounds.append([(seat, card_code(card)) for seat, card in drawn])
+        if len(drawn) < len(candidates):
+            break
+        best = max(card % 13 for _, card in drawn)
+        candidates = [seat for seat, card in drawn if card % 13 == best]
+    return rounds, candidates[0]
 
 
 def verify(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from king_engine import CONTRACTS, format_card, move_of_action, new_match
+from king_engine import CONTRACTS, format_card, format_cards, move_of_action, new_match
 from king_engine import deal as kingdeal
 from king_engine.moves import ChooseContract, PlayCard
 
@@ -139,6 +139,130 @@ def test_u32_stream_reads_hmac_blocks_big_endian(page: Any, static_server: Any) 
         key.hex(),
     )
     assert got == expected
+
+
+VECTOR_DECK_32 = (
+    "7C 8C 9C TC JC QC KC AC 7D 8D 9D TD JD QD KD AD 7H 8H 9H TH JH QH KH AH "
+    "7S 8S 9S TS JS QS KS AS"
+)
+VECTOR_DECK_32_DEAL_0 = (
+    "JD 7C 9S 8S QD KH 8H AS 7H AH 9C TD TC AC JH KS QC TH QS KD KC TS JC 8C 9H JS 7D QH AD "
+    "7S 8D 9D"
+)
+VECTOR_HANDS_32 = {
+    0: ["7C JD QD 8H KH 8S 9S AS", "9C TC AC TD 7H JH AH KS",
+        "8C JC QC KC KD TH TS QS", "7D 8D 9D AD 9H QH 7S JS"],
+    1: ["9C AC 8D 9D AD JH KH JS", "TD 7H 8H 9H QH AH 7S KS",
+        "TC QC 7D JD QD TH 9S AS", "7C 8C JC KC KD 8S TS QS"],
+}  # fmt: skip
+
+# Runs in the page: the 32-card deck and the opening draw, for a given seat 0 seed.
+DECKS_AND_DRAW_JS = """
+async ([matchId, serverSeed, clientSeeds]) => {
+  const v = await import('/web/verify.js');
+  const key = await v.matchKey(matchId, v.hexToBytes(serverSeed), clientSeeds.map(v.hexToBytes));
+  const codes = (cards) => cards.map(v.cardCode).join(' ');
+  const hands32 = {};
+  for (const d of [0, 1]) hands32[d] = (await v.dealHand(key, d, v.DECK_32)).map(codes);
+  return {
+    matchKey: v.bytesToHex(key),
+    deck32: codes(v.DECK_32),
+    deck52: codes(v.DECK_52),
+    deck32Deal0: codes(await v.shuffledDeck(key, 0, v.DECK_32)),
+    hands32,
+    deal1: (await v.dealHand(key, 1)).map(codes),
+    drawKey: v.bytesToHex(await v.drawKey(key)),
+    drawDeck: codes((await v.drawDeck(key)).slice(0, 8)),
+    draw: await v.openingDraw(key),
+  };
+}
+"""
+
+
+def _decks_and_draw(page: Any, client_seeds: list[bytes]) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(
+        DECKS_AND_DRAW_JS, [VECTOR_MATCH, VECTOR_SERVER_SEED, [s.hex() for s in client_seeds]]
+    )
+    return result
+
+
+def test_verifier_deals_the_32_card_deck_as_the_vectors(page: Any, static_server: Any) -> None:
+    """The deck 7..A in id order, deal 0's shuffled deck, and the seats of deals 0 and 1."""
+    _open(page, static_server)
+    got = _decks_and_draw(page, VECTOR_CLIENT_SEEDS)
+    assert got["deck32"] == VECTOR_DECK_32
+    assert got["deck52"] == " ".join(format_card(c) for c in range(52))
+    assert got["deck32Deal0"] == VECTOR_DECK_32_DEAL_0
+    for deal_no, seats in VECTOR_HANDS_32.items():
+        assert got["hands32"][str(deal_no)] == seats, f"deal {deal_no}"
+    # A 52-card hand 0 redealt once is played on deal 1: the "hand 1" cards.
+    assert got["deal1"] == VECTOR_HANDS[1]
+
+
+def test_verifier_reproduces_the_opening_draw_vector(page: Any, static_server: Any) -> None:
+    """draw_key, D[0..7] = JD 9D 7D 9C 5S 7H 8C KS, and J♦ beats 9♦ 7♦ 9♣: seat 0 starts."""
+    _open(page, static_server)
+    got = _decks_and_draw(page, VECTOR_CLIENT_SEEDS)
+    assert got["drawKey"] == "076cc80d0300ce14a48c4f07df5812144b5afaebfa08a8fcef89b0c14b73e854"
+    assert got["drawDeck"] == "JD 9D 7D 9C 5S 7H 8C KS"
+    assert got["draw"] == {"rounds": [[[0, "JD"], [1, "9D"], [2, "7D"], [3, "9C"]]], "winner": 0}
+
+
+def test_verifier_redraws_a_tie_in_the_opening_draw(page: Any, static_server: Any) -> None:
+    """C_0 = 0x07×32: T♥ and T♣ tie, seats 0 and 1 alone draw again (T♦, K♦): seat 1."""
+    _open(page, static_server)
+    got = _decks_and_draw(page, [bytes([0x07]) * 32, *VECTOR_CLIENT_SEEDS[1:]])
+    assert got["matchKey"] == "25cc6a328d946fea69cfd20a6c98365b6d6d78791f091e6c2b80fb441645ecad"
+    assert got["draw"] == {
+        "rounds": [[[0, "TH"], [1, "TC"], [2, "7D"], [3, "5D"]], [[0, "TD"], [1, "KD"]]],
+        "winner": 1,
+    }
+
+
+def test_verifier_draw_deck_exhaustion_goes_to_the_lowest_seat_still_drawing(
+    page: Any, static_server: Any
+) -> None:
+    """Seats 1 and 2 tie on aces; only seat 1 gets a card before D runs out: seat 1 wins."""
+    _open(page, static_server)
+    got = page.evaluate(
+        """async (codes) => {
+          const v = await import('/web/verify.js');
+          return v.highCardDraw(codes.map(v.parseCard));
+        }""",
+        ["2C", "AC", "AD", "2D", "KC"],
+    )
+    assert got == {
+        "rounds": [[[0, "2C"], [1, "AC"], [2, "AD"], [3, "2D"]], [[1, "KC"]]],
+        "winner": 1,
+    }
+
+
+def test_verifier_agrees_with_the_engine_on_random_keys(page: Any, static_server: Any) -> None:
+    """Both decks and the opening draw for a few random match keys, against king_engine."""
+    rng = random.Random(20261202)
+    keys = [rng.randbytes(32) for _ in range(6)]
+    deal_numbers = [rng.randrange(2**32) for _ in keys]
+    _open(page, static_server)
+    got = page.evaluate(
+        """async ([keys, dealNumbers]) => {
+          const v = await import('/web/verify.js');
+          const out = [];
+          for (let i = 0; i < keys.length; i++) {
+            const key = v.hexToBytes(keys[i]);
+            const hands = async (deck) =>
+              (await v.dealHand(key, dealNumbers[i], deck)).map((h) => h.map(v.cardCode).join(' '));
+            out.push({ d52: await hands(v.DECK_52), d32: await hands(v.DECK_32),
+                       draw: await v.openingDraw(key) });
+          }
+          return out;
+        }""",
+        [[k.hex() for k in keys], deal_numbers],
+    )
+    for key, deal_no, answer in zip(keys, deal_numbers, got, strict=True):
+        for deck, name in ((kingdeal.DECK_52, "d52"), (kingdeal.DECK_32, "d32")):
+            masks = kingdeal.deal_hand(key, deal_no, deck)
+            assert answer[name] == [format_cards(m) for m in masks], (deal_no, name)
+        assert answer["draw"] == kingdeal.opening_draw(key).to_dict()
 
 
 # ---------------------------------------------------------------- whole transcripts

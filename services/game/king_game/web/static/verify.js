@@ -6,20 +6,29 @@
 //
 //   server_commit = SHA256("KINGDEAL-v1/server\0" ‖ M ‖ S)
 //   match_key     = HMAC(S, "KINGDEAL-v1/match\0" ‖ M ‖ C0 ‖ C1 ‖ C2 ‖ C3)
-//   hand_key_h    = HMAC(match_key, "KINGDEAL-v1/hand\0" ‖ u32be(h))
-//   stream        = HMAC(hand_key_h, u32be(0)) ‖ HMAC(hand_key_h, u32be(1)) ‖ …  (u32be draws)
+//   hand_key_d    = HMAC(match_key, "KINGDEAL-v1/hand\0" ‖ u32be(d))  (d: deal number; d = h
+//                   without redeals, a redealt hand takes the next number)
+//   stream        = HMAC(hand_key_d, u32be(0)) ‖ HMAC(hand_key_d, u32be(1)) ‖ …  (u32be draws)
 //   uniform(n)    = rejection sampling below 2^32 − (2^32 mod n), then x mod n
-//   shuffle       = Fisher–Yates from position 51 down to 1; seat s gets deck[13s … 13s+12]
+//   shuffle       = Fisher–Yates of the deck's n ascending card ids (52, or 32: 7..A) from
+//                   position n − 1 down to 1; seat s gets deck[(n/4)s … (n/4)s + n/4 − 1]
+//   draw_key      = HMAC(match_key, "KINGDEAL-v1/draw\0"): shuffles the 52 cards into the
+//                   opening draw's deck D; high card wins, tied seats alone draw again
 
 export const SPEC = "KINGDEAL-v1";
 const SERVER_TAG = "KINGDEAL-v1/server\0";
 const MATCH_TAG = "KINGDEAL-v1/match\0";
 const HAND_TAG = "KINGDEAL-v1/hand\0";
+const DRAW_TAG = "KINGDEAL-v1/draw\0";
 const TWO_32 = 2 ** 32;
 const RANKS = "23456789TJQKA";
 const SUITS = "CDHS";
 
 const subtle = globalThis.crypto.subtle;
+
+/** The decks, card ids ascending: all 52 cards, and the 32 cards 7..A (rank index 5 or more). */
+export const DECK_52 = Object.freeze(Array.from({ length: 52 }, (_, i) => i));
+export const DECK_32 = Object.freeze(DECK_52.filter((card) => card % 13 >= 5));
 
 // ------------------------------------------------------------------ bytes and cards
 
@@ -113,8 +122,14 @@ export async function matchKey(matchId, serverSeed, clientSeeds) {
   return hmac(serverSeed, concat(ascii(MATCH_TAG), uuidBytes(matchId), ...clientSeeds));
 }
 
-export async function handKey(key, handIndex) {
-  return hmac(key, concat(ascii(HAND_TAG), u32be(handIndex)));
+/** The key of deal number `dealNo`. */
+export async function handKey(key, dealNo) {
+  return hmac(key, concat(ascii(HAND_TAG), u32be(dealNo)));
+}
+
+/** The key of the opening draw's deck. */
+export async function drawKey(key) {
+  return hmac(key, ascii(DRAW_TAG));
 }
 
 /**
@@ -148,21 +163,76 @@ export async function uniform(n, nextU32) {
   }
 }
 
-/** The deck of hand `handIndex` after the Fisher–Yates shuffle (52 card ids). */
-export async function shuffledDeck(key, handIndex) {
-  const next = await u32Stream(await handKey(key, handIndex));
-  const deck = Array.from({ length: 52 }, (_, i) => i);
-  for (let i = 51; i >= 1; i--) {
+/** `cards` shuffled by the u32 stream of `streamKey`: for i from n − 1 down to 1, swap
+ * cards[i] and cards[uniform(i + 1)]. */
+export async function shuffle(streamKey, cards) {
+  const next = await u32Stream(streamKey);
+  const deck = [...cards];
+  for (let i = deck.length - 1; i >= 1; i--) {
     const j = await uniform(i + 1, next);
     [deck[i], deck[j]] = [deck[j], deck[i]];
   }
   return deck;
 }
 
-/** The four hands of hand `handIndex`, each a list of card ids sorted ascending. */
-export async function dealHand(key, handIndex) {
-  const deck = await shuffledDeck(key, handIndex);
-  return [0, 1, 2, 3].map((s) => deck.slice(13 * s, 13 * s + 13).sort((a, b) => a - b));
+function checkedDeck(deck) {
+  const ok =
+    Array.isArray(deck) &&
+    deck.length > 0 &&
+    deck.length % 4 === 0 &&
+    deck.every((c, i) => Number.isInteger(c) && c >= 0 && c < 52 && (i === 0 || deck[i - 1] < c));
+  if (!ok) throw new Error("a deck is ascending card ids 0..51, a multiple of 4");
+  return deck;
+}
+
+/** The deck of deal number `dealNo` after the Fisher–Yates shuffle (card ids of `deck`). */
+export async function shuffledDeck(key, dealNo, deck = DECK_52) {
+  return shuffle(await handKey(key, dealNo), checkedDeck(deck));
+}
+
+/** The four hands of deal number `dealNo`, each a list of n/4 card ids sorted ascending. */
+export async function dealHand(key, dealNo, deck = DECK_52) {
+  const shuffled = await shuffledDeck(key, dealNo, deck);
+  const perSeat = shuffled.length / 4;
+  return [0, 1, 2, 3].map((s) =>
+    shuffled.slice(perSeat * s, perSeat * (s + 1)).sort((a, b) => a - b),
+  );
+}
+
+// ------------------------------------------------------------------ the opening draw
+
+/** The opening draw's deck D: the 52 cards shuffled by draw_key. */
+export async function drawDeck(key) {
+  return shuffle(await drawKey(key), DECK_52);
+}
+
+/**
+ * A high-card draw from `cards` (card ids, in the order turned over): seats 0..3 each turn
+ * over the next card in seat order; the highest rank wins (suits do not rank) and the seats
+ * tied on it alone draw again, until one remains. If the cards run out, the lowest seat still
+ * drawing wins. Returns {rounds: [[[seat, "JD"], …], …], winner}, the transcript's form.
+ */
+export function highCardDraw(cards) {
+  let candidates = [0, 1, 2, 3];
+  const rounds = [];
+  let at = 0;
+  while (candidates.length > 1 && at < cards.length) {
+    const drawn = [];
+    for (const seat of candidates) {
+      if (at >= cards.length) break;
+      drawn.push([seat, cards[at++]]);
+    }
+    rounds.push(drawn.map(([seat, card]) => [seat, cardCode(card)]));
+    if (drawn.length < candidates.length) break; // ran out in the middle of a round
+    const top = Math.max(...drawn.map(([, card]) => card % 13));
+    candidates = drawn.filter(([, card]) => card % 13 === top).map(([seat]) => seat);
+  }
+  return { rounds, winner: candidates[0] };
+}
+
+/** The opening draw of the match with key `key`: {rounds, winner}. */
+export async function openingDraw(key) {
+  return highCardDraw(await drawDeck(key));
 }
 
 // ------------------------------------------------------------------ verification
