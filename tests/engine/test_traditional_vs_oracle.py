@@ -219,3 +219,26 @@ def test_the_golden_kiz_hand_is_replayed_on_the_next_deal_in_the_engine() -> Non
     assert [deal.ended for deal in state.deals] == ["replayed"]
     assert state.deal_no == 1 and state.hand_index == 0 and state.sheet == []
     assert king_engine.PHASE_NAMES[state.phase] == "play"
+
+
+def test_a_played_out_match_has_the_specifications_sums_in_the_engine() -> None:
+    """§5.5 on the engine alone: each scored hand sums to its contract's total, the penalties
+    to −5,200 and the Koz hands to +5,200, every penalty twice, the four totals to 0."""
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = engine_match(rng.randbytes(32), {"king_feat": "announced"})
+        while not state.is_over:
+            legal = state.legal_moves()
+            calls = [m for m in legal if str(m) == "pass"]  # no announcement: no King end
+            state.apply(state.current_player, calls[0] if calls else rng.choice(legal))
+        assert state.result()["end_reason"] == "played_out"
+        sheet = state.sheet
+        assert len(sheet) == 20
+        for record in sheet:
+            assert sum(record.points) == king_engine.CONTRACTS[record.contract].total
+        koz = [r for r in sheet if r.contract == king_engine.TRUMP]
+        assert len(koz) == 8 and sum(sum(r.points) for r in koz) == 5200
+        assert sum(sum(r.points) for r in sheet if r not in koz) == -5200
+        counts = [sum(r.contract == c for r in sheet) for c in king_engine.PENALTY_CONTRACTS]
+        assert counts == [2] * 6
+        assert sum(state.totals) == 0
