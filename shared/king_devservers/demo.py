@@ -192,7 +192,7 @@ def verify_deal(
     state = new_match(str(transcript["ruleset"]), int(transcript["num_hands"]), key)
     for hand in transcript["hands"]:
         index = int(hand["hand"])
-        masks = deal.deal_hand(key, index)
+        masks = deal.deal_hand(key, int(hand.get("deal", index)))
         if hand.get("contract") is not None:
             state.apply(int(hand["declarer"]), contract_move(hand["contract"], hand.get("trump")))
         for player, code in hand["plays"]:

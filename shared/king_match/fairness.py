@@ -6,15 +6,18 @@
 * A human sends a 64-hex-character seed when taking a seat; one who sends none gets a seed
   drawn by the server, and the transcript says so (``seed_sources``).
 * When the match has ended (finished or aborted), ``transcript`` reveals ``S`` and the seeds
-  and lists every hand's contract and plays in order, rebuilt from the move log.
+  and lists every deal's contract and plays in order, rebuilt from the move log. Each entry
+  has its hand and its deal number (a redealt hand's deals are separate entries: the verifier
+  re-derives each of them) and how the deal ``ended``.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from typing import Any, Final
 
-from king_engine import CONTRACTS, format_card, move_of_action, new_match
+from king_engine import CONTRACTS, DealRecord, format_card, move_of_action, new_match
 from king_engine import deal as kingdeal
 from king_engine.moves import ChooseContract, PlayCard
 
@@ -51,14 +54,16 @@ def transcript(record: MatchRecord, moves: bytes) -> dict[str, Any]:
     """The full transcript of an ended match (the caller checks that it has ended)."""
     seats = record.seats
     hands: list[dict[str, Any]] = []
+    first_declarer = 0
     if all(seat is not None for seat in seats) and record.started_ms is not None:
         state = new_match(record.ruleset, record.hands, match_key(record))
         current: dict[str, Any] | None = None
         for byte in moves:
             seat, action = byte >> 6, byte & 63
-            if current is None or current["hand"] != state.hand_index:
+            if current is None or current["deal"] != state.deal_no:
                 current = {
                     "hand": state.hand_index,
+                    "deal": state.deal_no,
                     "declarer": state.declarer,
                     "contract": None,
                     "trump": None,
@@ -72,6 +77,8 @@ def transcript(record: MatchRecord, moves: bytes) -> dict[str, Any]:
             elif isinstance(move, PlayCard):
                 current["plays"].append([seat, format_card(move.card)])
             state.apply(seat, move)
+        _mark_ends(hands, state.deals)
+        first_declarer = state.first
     return {
         "spec": SPEC,
         "match_id": record.match_id,
@@ -81,8 +88,19 @@ def transcript(record: MatchRecord, moves: bytes) -> dict[str, Any]:
         "seed_sources": [None if seat is None else seat.seed_source for seat in seats],
         "ruleset": record.ruleset,
         "num_hands": record.hands,
-        "first_declarer": 0,
+        "first_declarer": first_declarer,
         "status": record.status,
         "outcome": record.outcome,
         "hands": hands,
     }
+
+
+def _mark_ends(entries: list[dict[str, Any]], deals: Sequence[DealRecord]) -> None:
+    """How each listed deal ended: ``played``, or ``redealt``/``replayed`` with who asked and
+    why; ``None`` for the deal under way when the match ended."""
+    by_number = {deal.deal: deal for deal in deals}
+    for entry in entries:
+        deal = by_number.get(entry["deal"])
+        entry["ended"] = deal.ended if deal else None
+        if deal is not None and deal.ended != "played":
+            entry["asked_by"], entry["reason"] = deal.asked_by, deal.reason

@@ -132,7 +132,7 @@ def verify(
     key = match_key(transcript["match_id"], server_seed, [bytes.fromhex(s) for s in seeds])
     first = None
     for entry in transcript["hands"]:
-        dealt = hands(key, entry["hand"])
+        dealt = hands(key, entry.get("deal", entry["hand"]))  # (older transcripts: no deal)
         if first is None:
             first = dealt
         played: set[str] = set()

@@ -267,6 +267,10 @@ def test_a_full_match_played_through_the_writer_ends_with_a_transcript(make_stor
     transcript = store.transcript(match_id)
     assert len(transcript["hands"]) == 8
     assert sum(len(h["plays"]) for h in transcript["hands"]) <= 8 * 52
+    # No redeals in standard: each deal number is its hand's, and every deal was played.
+    assert [(h["hand"], h["deal"], h["ended"]) for h in transcript["hands"]] == [
+        (n, n, "played") for n in range(8)
+    ]
     message = store.finished_message(match_id)
     assert message is not None and message.outcome == "finished" and message.ranked
 

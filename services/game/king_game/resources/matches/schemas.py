@@ -252,6 +252,9 @@ class TranscriptSchema(ma.Schema):
     hands = ma.fields.List(
         ma.fields.Dict(),
         metadata={
-            "description": "each hand: hand, declarer, contract, trump, plays [[seat, card]]"
+            "description": "each deal in order: hand, deal (its deal number: the hand number "
+            "unless a hand was dealt again), declarer, contract, trump, plays [[seat, card]], "
+            "ended (played, redealt or replayed, with asked_by and reason; null for the deal "
+            "under way when the match ended)"
         },
     )

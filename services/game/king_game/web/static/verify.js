@@ -408,16 +408,21 @@ export async function verifyTranscript(transcript, stored, options = {}) {
   const key = await matchKey(transcript.match_id, serverSeed, clientSeeds);
   const hands = Array.isArray(transcript.hands) ? transcript.hands : [];
   const shown = stored?.hands || {};
+  // Each hand's deal that was played (the last listed for it); the deals thrown away by a
+  // redeal or a replay are re-derived too, by their own deal numbers.
   const byIndex = new Map();
+  const thrown = [];
   hands.forEach((entry, position) => {
-    byIndex.set(Number.isInteger(entry?.hand) ? entry.hand : position, entry);
+    const h = Number.isInteger(entry?.hand) ? entry.hand : position;
+    if (entry?.ended === "redealt" || entry?.ended === "replayed") thrown.push([h, entry]);
+    else byIndex.set(h, entry);
   });
   // A hand this device was shown is re-dealt even if the transcript leaves it out.
   for (const h of Object.keys(shown).map(Number)) if (!byIndex.has(h)) byIndex.set(h, null);
-  for (const h of [...byIndex.keys()].sort((a, b) => a - b)) {
-    const entry = byIndex.get(h);
-    const dealt = await dealHand(key, h);
-    if (Number.isInteger(seat) && shown[h]) {
+  const order = [...byIndex.keys()].sort((a, b) => a - b).map((h) => [h, byIndex.get(h), true]);
+  for (const [h, entry, wasPlayed] of [...thrown.map(([h, e]) => [h, e, false]), ...order]) {
+    const dealt = await dealHand(key, Number.isInteger(entry?.deal) ? entry.deal : h);
+    if (wasPlayed && Number.isInteger(seat) && shown[h]) {
       const mine = dealt[seat].map(cardCode).sort();
       const seen = [...shown[h]].map((c) => String(c).toUpperCase()).sort();
       if (mine.join(" ") !== seen.join(" ")) {
