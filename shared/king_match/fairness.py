@@ -21,7 +21,7 @@ from king_engine import CONTRACTS, DealRecord, format_card, move_of_action, new_
 from king_engine import deal as kingdeal
 from king_engine.moves import ChooseContract, PlayCard
 
-from .record import MatchRecord
+from .record import MatchRecord, decode_moves
 
 SPEC: Final = kingdeal.SPEC
 BOT_SEED_HEX: Final = kingdeal.BOT_SEED.hex()
@@ -58,8 +58,7 @@ def transcript(record: MatchRecord, moves: bytes) -> dict[str, Any]:
     if all(seat is not None for seat in seats) and record.started_ms is not None:
         state = new_match(record.ruleset, record.hands, match_key(record))
         current: dict[str, Any] | None = None
-        for byte in moves:
-            seat, action = byte >> 6, byte & 63
+        for seat, action in decode_moves(moves):
             if current is None or current["deal"] != state.deal_no:
                 current = {
                     "hand": state.hand_index,

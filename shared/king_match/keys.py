@@ -4,7 +4,7 @@ A match::
 
     p m:<id>            hash: ver, seq, meta (record JSON), state (engine bytes), and per
                         player i:<who> / f:<who>, the answer to their latest keyed request
-    p m:<id>:moves      string: the match's moves, one byte each (seat << 6 | action)
+    p m:<id>:moves      string: the match's moves (record.encode_move: seat << 6 | action)
     p m:<id>:log        list: the public events of the current hand, "<seq> <event>" each
                         (``eventcodec``'s compact form)
     p evn:<id>          Pub/Sub channel: every commit's message (``commitmsg``)

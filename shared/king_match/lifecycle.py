@@ -26,7 +26,7 @@ from king_message import FinishedMatch, SeatResult, format_utc
 from . import fairness
 from .errors import MatchError
 from .jobs import JobSpec, bot_turn_job
-from .record import MatchRecord
+from .record import MatchRecord, encode_move
 from .settings import ClockSettings
 
 
@@ -144,7 +144,7 @@ def apply_move(change: Change, seat: int, move: Move) -> None:
             over = change.now_ms - record.turn_started_ms - change.clocks.live_move_ms
         if over > 0:
             record.reserves[seat] = max(0, record.reserves[seat] - over)
-    change.moves.append(seat << 6 | move.action)
+    change.moves += encode_move(seat, move.action)
     for event in events:
         if event["type"] == "match_over":
             # The engine knows no forfeits: a player who forfeited never wins.

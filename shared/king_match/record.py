@@ -2,8 +2,9 @@
 
 A match lives in one Redis hash: ``ver`` (the record version, +1 for every change), ``seq``
 (the last event's sequence number), ``meta`` (this record as compact JSON) and ``state`` (the
-engine's ``MatchState.to_bytes()``). The moves of the whole match are appended, one byte each
-(``seat << 6 | action``), to a separate string: the fairness transcript is rebuilt from them.
+engine's ``MatchState.to_bytes()``). The moves of the whole match are appended to a separate
+string (``encode_move``), one byte each (``seat << 6 | action``) for actions below 63 and two
+for the rest: the fairness transcript is rebuilt from them.
 
 The record holds secrets (the server seed and the client seeds) that leave the server only in
 the fairness transcript of an ended match; nothing here is ever sent to a client as it is.
@@ -178,3 +179,29 @@ def _without_defaults(
         if defaults.get(name, _ABSENT) != value or type(value) is not type(defaults[name]):
             out[name] = value
     return out
+
+
+_ESCAPE: Final = 63  # an action of 63 or more: this low half, then a byte of action - 63
+
+
+def encode_move(seat: int, action: int) -> bytes:
+    """A move in the match's move log: one byte for every card and contract (actions 0..61,
+    as every log ever written), two for the later kinds (a phased ruleset's calls)."""
+    if action < _ESCAPE:
+        return bytes((seat << 6 | action,))
+    return bytes((seat << 6 | _ESCAPE, action - _ESCAPE))
+
+
+def decode_moves(data: bytes) -> list[tuple[int, int]]:
+    """The (seat, action) pairs of a move log written by ``encode_move``."""
+    moves = []
+    position = 0
+    while position < len(data):
+        byte = data[position]
+        seat, action = byte >> 6, byte & 63
+        if action == _ESCAPE:
+            position += 1
+            action = _ESCAPE + data[position]
+        moves.append((seat, action))
+        position += 1
+    return moves
