@@ -56,7 +56,7 @@ def transcript(record: MatchRecord, moves: bytes) -> dict[str, Any]:
     hands: list[dict[str, Any]] = []
     first_declarer = 0
     if all(seat is not None for seat in seats) and record.started_ms is not None:
-        state = new_match(record.ruleset, record.hands, match_key(record))
+        state = new_match(record.ruleset, record.hands, match_key(record), record.options)
         current: dict[str, Any] | None = None
         for seat, action in decode_moves(moves):
             if current is None or current["deal"] != state.deal_no:
@@ -87,6 +87,7 @@ def transcript(record: MatchRecord, moves: bytes) -> dict[str, Any]:
         "seed_sources": [None if seat is None else seat.seed_source for seat in seats],
         "ruleset": record.ruleset,
         "num_hands": record.hands,
+        "options": record.options or {},
         "first_declarer": first_declarer,
         "status": record.status,
         "outcome": record.outcome,

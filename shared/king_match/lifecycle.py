@@ -170,7 +170,7 @@ def fallback_move(state: MatchState, seat: int, seed: str) -> Move:
 def start(change: Change) -> None:
     """Deal the match of a full table and start its first turn."""
     record = change.record
-    state = new_match(record.ruleset, record.hands, fairness.match_key(record))
+    state = new_match(record.ruleset, record.hands, fairness.match_key(record), record.options)
     change.state = state
     record.status = "active"
     record.started_ms = change.now_ms

@@ -72,6 +72,7 @@ class MatchRecord:
     created_ms: int
     status: str = "waiting"
     level: str | None = None  # bot level of a computer table
+    options: dict[str, Any] | None = None  # the ruleset's options, checked; None: it has none
     seats: list[Seat | None] = field(default_factory=lambda: [None, None, None, None])
     started_ms: int | None = None
     ended_ms: int | None = None

@@ -9,6 +9,7 @@ client seed; a seed is taken only from a player who sits, after the commitment w
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from king_engine import BadInput
@@ -31,15 +32,18 @@ def new_table(
     level: str | None,
     seat: int | None,
     match_id: str | None,
+    options: Mapping[str, Any] | None = None,
 ) -> MatchRecord:
-    """The record of a new table (``bad_table`` for a setting that is not offered). A
-    computer table gets its three server bots now, on every seat but ``seat``."""
+    """The record of a new table (``bad_table`` for a setting that is not offered, ``field``
+    naming it). A computer table gets its three server bots now, on every seat but ``seat``."""
     if mode not in MODES:
         raise MatchError("bad_table", f"mode must be one of {', '.join(MODES)}", field="mode")
     try:
-        served_ruleset(ruleset).check_length(hands)
+        rules = served_ruleset(ruleset)
+        rules.check_length(hands)
+        checked = rules.check_options(options)
     except ConfigError as exc:
-        field_name = "ruleset" if exc.code == "unknown_ruleset" else "hands"
+        field_name = {"unknown_ruleset": "ruleset", "bad_option": "options"}.get(exc.code, "hands")
         raise MatchError("bad_table", exc.message, field=field_name) from exc
     if mode == "computer":
         level = level or "easy"
@@ -65,6 +69,7 @@ def new_table(
         server_commit=fairness.commitment(match_id, server_seed),
         created_ms=now_ms,
         level=level,
+        options=checked or None,
     )
     if mode == "computer":
         # Every server-side input (S and the bots' zero seeds) is fixed before the human's.

@@ -14,7 +14,7 @@ match and hands it to the pieces that do it:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, cast
 
@@ -203,6 +203,7 @@ class MatchStore:
         level: str | None = None,
         seat: int | None = None,
         match_id: str | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> MatchRecord:
         """A new table with its deal commitment; nobody sits yet, not even its creator.
 
@@ -221,6 +222,7 @@ class MatchStore:
             level=level,
             seat=seat,
             match_id=match_id,
+            options=options,
         )
         return self.writer.write(record.match_id, seating.created, initial=record)
 

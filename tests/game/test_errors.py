@@ -46,6 +46,22 @@ def test_validation_failed_names_the_fields(client):
     assert "name" in body["errors"]
 
 
+def test_an_option_the_ruleset_does_not_have_is_a_bad_table(client):
+    player = signup(client)
+    body = problem(
+        client.post(
+            "/v1/tables",
+            json={"mode": "computer", "options": {"king_feat": "announced"}},
+            headers=player["headers"],
+        ),
+        422,
+        "bad_table",
+    )
+    assert list(body["errors"]) == ["options"], body
+    table = client.post("/v1/tables", json={"mode": "computer"}, headers=player["headers"])
+    assert table.status_code == 201 and table.get_json()["options"] == {}
+
+
 @pytest.mark.parametrize(
     "seed", ["z" * 64, "ab" * 31, "ab" * 33, "", "ab" * 31 + "a"], ids=lambda s: f"{len(s)}"
 )

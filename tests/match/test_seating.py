@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from king_engine import RULESETS
-from king_match import fairness, seating
+from king_match import fairness, seating, served
 from king_match.errors import MatchError
 from king_match.lifecycle import Change, Player
 from king_match.record import MatchRecord
@@ -247,3 +247,25 @@ def test_a_match_id_has_one_spelling() -> None:
     assert record.match_id == str(match_id)
     refused("match_not_found", seating.canonical_id, "not-a-uuid")
     refused("match_not_found", seating.canonical_id, None)
+
+
+def test_a_rulesets_options_are_checked_and_kept_with_defaults_filled_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert table().options is None  # standard has none
+    error = refused("bad_table", table, options={"king_feat": "plain"})
+    assert error.details == {"field": "options"}
+    # A ruleset with options, served for this test.
+    monkeypatch.setattr(
+        served, "SERVED_RULESETS", {**SERVED_RULESETS, "traditional": RULESETS["traditional"]}
+    )
+    record = table(ruleset="traditional", hands=20, options={"king_feat": "announced"})
+    assert record.options == {
+        "first_declarer_card": "2D",
+        "first_four_penalties": True,
+        "king_feat": "announced",
+        "max_redeals_per_hand": 3,
+    }
+    for wrong in ({"king_feat": "loud"}, {"max_redeals_per_hand": 4}, {"colour": "red"}):
+        error = refused("bad_table", table, ruleset="traditional", hands=20, options=wrong)
+        assert error.details == {"field": "options"}

@@ -44,6 +44,7 @@ def table(record: MatchRecord) -> dict[str, Any]:
         "ruleset": record.ruleset,
         "hands": record.hands,
         "level": record.level,
+        "options": record.options or {},
         "status": record.status,
         "version": record.version,
         "server_commit": record.server_commit,

@@ -246,6 +246,7 @@ class TranscriptSchema(ma.Schema):
     )
     ruleset = ma.fields.String()
     num_hands = ma.fields.Integer()
+    options = ma.fields.Dict(metadata={"description": "the ruleset's options ({}: none)"})
     first_declarer = ma.fields.Integer()
     status = ma.fields.String()
     outcome = ma.fields.String(allow_none=True)

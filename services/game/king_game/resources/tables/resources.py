@@ -52,6 +52,7 @@ class TablesView(MethodView):
             hands=body["hands"],
             level=body["level"] if body["mode"] == "computer" else None,
             seat=body["seat"],
+            options=body["options"],
         )
         return render.table(record)
 

@@ -96,6 +96,16 @@ class TableCreateSchema(ma.Schema):
             "others); a live table's creator picks a seat when sitting"
         },
     )
+    options = ma.fields.Dict(
+        keys=ma.fields.String(),
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "the ruleset's options by name (GET /v1/rules lists each ruleset's, "
+            "with their values and defaults); left out: the defaults. An unknown name or value: "
+            "422 bad_table (details.field options)"
+        },
+    )
     sit = StrictBoolean(
         load_default=False,
         metadata={
@@ -143,6 +153,9 @@ class TableSchema(ma.Schema):
     ruleset = ma.fields.String(metadata={"example": "standard"})
     hands = ma.fields.Integer(metadata={"example": 8})
     level = ma.fields.String(allow_none=True)
+    options = ma.fields.Dict(
+        metadata={"description": "the ruleset's options, defaults filled in ({}: it has none)"}
+    )
     status = ma.fields.String(metadata={"example": "waiting"})
     version = ma.fields.Integer()
     server_commit = ma.fields.String(
