@@ -13,7 +13,10 @@ Prints ``name: value`` lines:
   rows: a backlog of ``--rq-count`` (10,000) finished matches queued as the game service queues
   them, then two ``python -m king_rating.worker --burst`` processes (the batch loop), timed from
   their start until the last row is committed; ``rating.ingest_rq_per_job_matches_per_s`` the
-  same with RQ's worker (``--per-job``), in the same run (``benchmarks/rating_queue.py``).
+  same with RQ's worker (``--per-job``), in the same run (``benchmarks/rating_queue.py``);
+  ``rating.ingest_rq_cpu_ms_per_match`` is the workers' and Redis's CPU per match,
+  ``rating.ingest_rq_postgres_cpu_ms_per_match`` their Postgres backends' (read from
+  ``/proc``, so only with Postgres on this machine).
 * ``rating.catchup_s`` / ``rating.catchup_per_job_s`` - matches finish at ``--catchup-rate``
   (100/s) throughout; the workers are down for ``--outage-s`` (30 s), then start: the seconds
   until they have caught up (``rating.catchup_backlog``: the backlog they started with).
@@ -548,6 +551,7 @@ def bench_queue(url: str, args: argparse.Namespace) -> None:
         paths.pop("per_job")
     rates: dict[str, list[float]] = {name: [] for name in paths}
     cpu: dict[str, list[float]] = {name: [] for name in paths}
+    postgres: dict[str, list[float]] = {name: [] for name in paths}
     for index in range(args.rq_rounds):
         for name in paths if index % 2 == 0 else list(paths)[::-1]:
             run = rating_queue.backlog_run(
@@ -560,10 +564,14 @@ def bench_queue(url: str, args: argparse.Namespace) -> None:
             )
             rates[name].append(run.per_s)
             cpu[name].append(run.worker_cpu_ms + run.redis_cpu_ms)
+            backends = ""
+            if run.postgres_cpu_ms is not None:
+                postgres[name].append(run.postgres_cpu_ms)
+                backends = f" (+ {run.postgres_cpu_ms:.2f} ms postgres)"
             emit(
                 f"rating.ingest_rq_{name}_round_{index + 1}",
                 f"{run.per_s:.0f}/s, CPU per match {run.worker_cpu_ms:.2f} ms workers"
-                f" + {run.redis_cpu_ms:.2f} ms redis",
+                f" + {run.redis_cpu_ms:.2f} ms redis{backends}",
             )
             if run.failed:
                 emit(f"rating.ingest_rq_{name}_failed_jobs", run.failed)
@@ -578,6 +586,11 @@ def bench_queue(url: str, args: argparse.Namespace) -> None:
             f"{label.removesuffix('matches_per_s')}cpu_ms_per_match",
             f"{statistics.median(cpu[name]):.2f}",
         )
+        if postgres[name]:
+            emit(
+                f"{label.removesuffix('matches_per_s')}postgres_cpu_ms_per_match",
+                f"{statistics.median(postgres[name]):.2f}",
+            )
     for name, per_job in paths.items():
         seconds, backlog = rating_queue.catchup_run(
             url,
