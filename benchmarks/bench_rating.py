@@ -13,7 +13,10 @@ Prints ``name: value`` lines:
   rows: a backlog of ``--rq-count`` (10,000) finished matches queued as the game service queues
   them, then two ``python -m king_rating.worker --burst`` processes (the batch loop), timed from
   their start until the last row is committed; ``rating.ingest_rq_per_job_matches_per_s`` the
-  same with RQ's worker (``--per-job``), in the same run (``benchmarks/rating_queue.py``).
+  same with RQ's worker (``--per-job``), in the same run (``benchmarks/rating_queue.py``);
+  ``rating.ingest_rq_cpu_ms_per_match`` is the workers' and Redis's CPU per match,
+  ``rating.ingest_rq_postgres_cpu_ms_per_match`` their Postgres backends' (read from
+  ``/proc``, so only with Postgres on this machine).
 * ``rating.catchup_s`` / ``rating.catchup_per_job_s`` - matches finish at ``--catchup-rate``
   (100/s) throughout; the workers are down for ``--outage-s`` (30 s), then start: the seconds
   until they have caught up (``rating.catchup_backlog``: the backlog they started with).
@@ -113,7 +116,6 @@ _DROP_FOR_LOAD = """
 DROP INDEX IF EXISTS players_ladder;
 DROP INDEX IF EXISTS rating_history_by_player;
 DROP INDEX IF EXISTS weekly_scores_board;
-DROP INDEX IF EXISTS rating_history_by_match;
 ALTER TABLE rating_history DROP CONSTRAINT IF EXISTS rating_history_pkey;
 ALTER TABLE weekly_scores DROP CONSTRAINT IF EXISTS weekly_scores_pkey;
 ALTER TABLE matches DROP CONSTRAINT IF EXISTS matches_pkey;
@@ -124,11 +126,10 @@ ALTER TABLE players DROP CONSTRAINT IF EXISTS players_pkey;
 _RESTORE_AFTER_LOAD = """
 ALTER TABLE players ADD PRIMARY KEY (player_id);
 ALTER TABLE matches ADD PRIMARY KEY (match_id);
-ALTER TABLE rating_history ADD PRIMARY KEY (player_id, match_id);
+ALTER TABLE rating_history ADD PRIMARY KEY (match_id, player_id);
 ALTER TABLE weekly_scores ADD PRIMARY KEY (week, player_id);
 CREATE INDEX players_ladder ON players (rating DESC, player_id) WHERE rated_matches >= 15;
 CREATE INDEX rating_history_by_player ON rating_history (player_id, seq DESC);
-CREATE INDEX rating_history_by_match ON rating_history (match_id);
 CREATE INDEX weekly_scores_board
     ON weekly_scores (week, score DESC, matches DESC, reached_at, player_id)
     WHERE matches >= 5;
@@ -460,8 +461,8 @@ def process_cpu_s(pids: list[int]) -> float | None:
 def bench_foreign_keys(count: int, rounds: int, threads: int) -> None:
     """What the foreign keys cost an ingestion, side by side on copies of one data set: the
     migrated schema (``migrated``), the same with the keys that stay dropped (``all_keys``,
-    ``_OTHER_KEYS``) and with no foreign key nor ``rating_history_by_match`` (``no_keys``: the
-    schema before 0004); the same matches into each, in rotating order, one after the other."""
+    ``_OTHER_KEYS``) and with no foreign key (``no_keys``: the keys of the schema before
+    0004); the same matches into each, in rotating order, one after the other."""
     migrated = database_url(FK_DATABASE)
     meta = dataset_meta(migrated)
     if meta.get("version") != DATASET_VERSION or meta.get("players") != str(FK_PLAYERS):
@@ -476,7 +477,6 @@ def bench_foreign_keys(count: int, rounds: int, threads: int) -> None:
 
     def no_keys(conn: psycopg.Connection[Any]) -> None:
         drop_foreign_keys(conn)
-        conn.execute("DROP INDEX rating_history_by_match")
 
     variants = {
         "all_keys": copy_database(FK_DATABASE, all_keys),
@@ -551,6 +551,7 @@ def bench_queue(url: str, args: argparse.Namespace) -> None:
         paths.pop("per_job")
     rates: dict[str, list[float]] = {name: [] for name in paths}
     cpu: dict[str, list[float]] = {name: [] for name in paths}
+    postgres: dict[str, list[float]] = {name: [] for name in paths}
     for index in range(args.rq_rounds):
         for name in paths if index % 2 == 0 else list(paths)[::-1]:
             run = rating_queue.backlog_run(
@@ -563,10 +564,14 @@ def bench_queue(url: str, args: argparse.Namespace) -> None:
             )
             rates[name].append(run.per_s)
             cpu[name].append(run.worker_cpu_ms + run.redis_cpu_ms)
+            backends = ""
+            if run.postgres_cpu_ms is not None:
+                postgres[name].append(run.postgres_cpu_ms)
+                backends = f" (+ {run.postgres_cpu_ms:.2f} ms postgres)"
             emit(
                 f"rating.ingest_rq_{name}_round_{index + 1}",
                 f"{run.per_s:.0f}/s, CPU per match {run.worker_cpu_ms:.2f} ms workers"
-                f" + {run.redis_cpu_ms:.2f} ms redis",
+                f" + {run.redis_cpu_ms:.2f} ms redis{backends}",
             )
             if run.failed:
                 emit(f"rating.ingest_rq_{name}_failed_jobs", run.failed)
@@ -581,6 +586,11 @@ def bench_queue(url: str, args: argparse.Namespace) -> None:
             f"{label.removesuffix('matches_per_s')}cpu_ms_per_match",
             f"{statistics.median(cpu[name]):.2f}",
         )
+        if postgres[name]:
+            emit(
+                f"{label.removesuffix('matches_per_s')}postgres_cpu_ms_per_match",
+                f"{statistics.median(postgres[name]):.2f}",
+            )
     for name, per_job in paths.items():
         seconds, backlog = rating_queue.catchup_run(
             url,

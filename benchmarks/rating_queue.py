@@ -43,6 +43,9 @@ class QueueRun:
     #: included); on a shared machine it varies less than the rate.
     worker_cpu_ms: float
     redis_cpu_ms: float
+    #: CPU per match of the workers' Postgres backends (sampled from ``/proc`` while the run
+    #: is polled), or None when the server's processes cannot be read here.
+    postgres_cpu_ms: float | None = None
 
     @property
     def per_s(self) -> float:
@@ -105,12 +108,31 @@ def _start_workers(
     ]
 
 
-def _wait_committed(url: str, ids: list[str], timeout_s: float) -> None:
+def _wait_committed(url: str, ids: list[str], timeout_s: float) -> float | None:
+    """Wait until every match is archived; the CPU seconds its backends used meanwhile: the
+    latest reading of each client backend of the database (all of them the workers'; they
+    start after this does), or None when ``/proc`` does not show them."""
     deadline = time.monotonic() + timeout_s
-    while _committed(url, ids) < len(ids):
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"only {_committed(url, ids)} of {len(ids)} matches committed")
-        time.sleep(0.05)
+    backends: dict[int, float] = {}
+    readable = True
+    with psycopg.connect(url, autocommit=True) as conn:
+        while True:
+            row = conn.execute(
+                "SELECT count(*) FROM matches WHERE match_id = ANY(%s::uuid[])", (ids,)
+            ).fetchone()
+            for (pid,) in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+            ):
+                try:
+                    backends[pid] = _cpu_s(pid)
+                except OSError:
+                    readable = readable and pid in backends  # gone since: keep its last
+            if row and row[0] >= len(ids):
+                return sum(backends.values()) if readable and backends else None
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"only {row[0] if row else 0} of {len(ids)} matches committed")
+            time.sleep(0.05)
 
 
 def backlog_run(
@@ -133,7 +155,7 @@ def backlog_run(
         redis_before = _cpu_s(server.process.pid)
         started = time.perf_counter()
         workers = _start_workers(url, server.url, processes, per_job, batch_size)
-        _wait_committed(url, ids, timeout_s=900)
+        postgres_cpu = _wait_committed(url, ids, timeout_s=900)
         elapsed = time.perf_counter() - started
         redis_cpu = _cpu_s(server.process.pid) - redis_before
         for worker in workers:
@@ -146,6 +168,7 @@ def backlog_run(
             queue.failed_job_registry.count,
             1000 * worker_cpu / len(ids),
             1000 * redis_cpu / len(ids),
+            None if postgres_cpu is None else 1000 * postgres_cpu / len(ids),
         )
     finally:
         server.stop()

@@ -74,6 +74,31 @@ def test_a_claim_takes_the_oldest_jobs_in_queue_order(store: Store, queue: Queue
     assert claimer.claim() == []
 
 
+def test_the_lean_read_of_a_job_sees_what_rq_stored(store: Store, queue: Queue) -> None:
+    # The batch reads four fields of each job's hash instead of Job.fetch_many's whole job
+    # (docs/library-seams.md); it must see the same function, argument and TTLs.
+    (job_id,) = enqueue(queue, matches(1))
+    (lean,) = worker(queue, store)._read_jobs([job_id])
+    whole = Job.fetch(job_id, connection=queue.connection, serializer=JSONSerializer)
+    assert lean is not None
+    assert (lean.func_name, lean.args, lean.kwargs) == (whole.func_name, whole.args, whole.kwargs)
+    assert (lean.result_ttl, lean.failure_ttl) == (whole.result_ttl, whole.failure_ttl)
+    assert lean.result_ttl is not None and lean.failure_ttl is not None
+    assert worker(queue, store)._read_jobs(["no-such-job"]) == [None]
+
+
+def test_a_failed_job_keeps_what_rq_stored_of_it(store: Store, queue: Queue) -> None:
+    # Recording a failure saves the whole job, so the lean read must not be what is saved.
+    queue.enqueue(INGEST_JOB_FUNCTION, '{"match_id": "x"}', job_id="invalid",
+                  description="a described job", result_ttl=77, job_timeout=33)  # fmt: skip
+    before = Job.fetch("invalid", connection=queue.connection, serializer=JSONSerializer)
+    worker(queue, store).work(burst=True)
+    failed = Job.fetch("invalid", connection=queue.connection, serializer=JSONSerializer)
+    assert failed.get_status() == "failed"
+    kept = ("description", "result_ttl", "timeout", "origin", "created_at", "enqueued_at")
+    assert {k: getattr(failed, k) for k in kept} == {k: getattr(before, k) for k in kept}
+
+
 def test_a_batch_is_ingested_and_every_job_finishes_with_its_result(
     store: Store, schema_url: str, queue: Queue
 ) -> None:
