@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from king_match.served import SERVED_RULESETS
+
 from .helpers import choose_move, open_computer_table, signup
 from .test_live_match import open_live_table
 
@@ -103,6 +105,14 @@ def test_rules_are_public(client):
     assert len(rules["cards"]) == 52 and rules["cards"][0] == "2C"
     assert {c["code"] for c in rules["contracts"]} >= {"queens", "trump"}
     assert rules["clocks"]["live"]["move_ms"] > 0
+    described = {r["name"]: r for r in rules["rulesets"]}
+    assert list(described) == list(SERVED_RULESETS)
+    for name, ruleset in SERVED_RULESETS.items():
+        entry = described[name]
+        assert entry["hands"] == entry["lengths"] == list(ruleset.lengths)
+        assert entry["deck_size"] == 52 and entry["id"] == ruleset.id
+        assert entry["options"] == [spec.describe() for spec in ruleset.option_specs]
+        assert "contracts" not in entry and entry["first_declarer"]
 
 
 def test_health_and_readiness(client):

@@ -37,14 +37,11 @@ class RulesView(MethodView):
                 }
                 for spec in CONTRACTS
             ],
+            # What each ruleset declares (its deck, first declarer, phases, options with their
+            # values and defaults, match end, outcome labels, quotas); contracts are above.
             "rulesets": [
-                {
-                    "name": name,
-                    "description": getattr(ruleset, "description", ""),
-                    "hands": list(ruleset.lengths),
-                    "quotas": {str(n): ruleset.describe_quotas(n) for n in ruleset.lengths},
-                }
-                for name, ruleset in SERVED_RULESETS.items()
+                {**_declared(ruleset.describe()), "hands": list(ruleset.lengths)}
+                for ruleset in SERVED_RULESETS.values()
             ],
             "clocks": {
                 "live": {
@@ -65,3 +62,7 @@ class RulesView(MethodView):
             "bot_levels": ["easy", "medium", "hard"],
             "fairness": {"spec": "KINGDEAL-v1", "seed_hex_chars": 64},
         }
+
+
+def _declared(description: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in description.items() if key != "contracts"}
