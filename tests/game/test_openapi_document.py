@@ -179,3 +179,11 @@ def test_the_documented_rulesets_and_lengths_are_the_engines(client: FlaskClient
                 headers=player["headers"],
             )
             assert made.status_code == (201 if hands in ruleset.lengths else 422), (name, hands)
+    # A table's options: only the names and values the served rulesets have.
+    options = schemas["TableCreate"]["properties"]["options"]
+    assert options["additionalProperties"] is False
+    assert options["properties"] == {
+        spec.name: {"enum": list(spec.values)}
+        for ruleset in RULESETS.values()
+        for spec in ruleset.option_specs
+    }

@@ -6,6 +6,7 @@ import marshmallow as ma
 from king_web.jsonbody import StrictBoolean, StrictInteger
 from marshmallow import validate
 
+from king_engine import Ruleset
 from king_game.problems import Problem
 from king_match.served import SERVED_RULESETS
 
@@ -23,10 +24,24 @@ ALL_LENGTHS: list[int] = sorted(
 )
 
 
+def options_schema(rulesets: list[Ruleset]) -> dict[str, Any]:
+    """The JSON Schema of ``options`` for these rulesets: each option's allowed values."""
+    properties: dict[str, Any] = {}
+    for ruleset in rulesets:
+        for spec in ruleset.option_specs:
+            values = properties.setdefault(spec.name, {"enum": []})["enum"]
+            values.extend(v for v in spec.values if v not in values)
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
 def _lengths_case(name: str, lengths: tuple[int, ...]) -> dict[str, Any]:
-    """One ruleset's allowed lengths as a JSON Schema case of ``anyOf``."""
+    """One ruleset's allowed lengths and options as a JSON Schema case of ``anyOf``."""
     case: dict[str, Any] = {
-        "properties": {"ruleset": {"const": name}, "hands": {"enum": list(lengths)}}
+        "properties": {
+            "ruleset": {"const": name},
+            "hands": {"enum": list(lengths)},
+            "options": {"anyOf": [options_schema([SERVED_RULESETS[name]]), {"type": "null"}]},
+        }
     }
     required = [] if name == DEFAULT_RULESET else ["ruleset"]
     if DEFAULT_HANDS not in lengths:
@@ -101,9 +116,10 @@ class TableCreateSchema(ma.Schema):
         load_default=None,
         allow_none=True,
         metadata={
+            **options_schema(list(SERVED_RULESETS.values())),
             "description": "the ruleset's options by name (GET /v1/rules lists each ruleset's, "
             "with their values and defaults); left out: the defaults. An unknown name or value: "
-            "422 bad_table (details.field options)"
+            "422 bad_table (details.field options)",
         },
     )
     sit = StrictBoolean(
