@@ -220,19 +220,7 @@ def _decode(data: bytes) -> MatchState:
         raise BadInput("bad_state", "serialised state has the wrong length")
     # The hand at its contract choice; in play (and when it ended the match), _replay replays
     # its plays from there.
-    state.hand_index = hand_index
-    state.phase = PHASE_CONTRACT
-    state.contract = -1
-    state.trump = NO_TRUMP
-    state.rules = None
-    state.hands = hands
-    state.plays = []
-    state.trick = state.trick_count = state.earlier = state.trick_no = 0
-    state.led = state.leader = state.best = state.best_seat = -1
-    state.tricks_taken = [0, 0, 0, 0]
-    state.taken = [0, 0, 0, 0]
-    state.hand_points = [0, 0, 0, 0]
-    state.turn = ruleset.declarer(hand_index)
+    state._start_hand_with(hand_index, hands)  # (format 1: the first declarer is seat 0)
     if phase in (PHASE_PLAY, PHASE_OVER):
         # In play: this hand's plays so far. Over: the last hand, replayed to its end as the
         # match that ended had it (its tricks, the cards left when it ended early); it is on
