@@ -34,15 +34,16 @@ def options_schema(rulesets: list[Ruleset]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "additionalProperties": False}
 
 
-def _lengths_case(name: str, lengths: tuple[int, ...]) -> dict[str, Any]:
-    """One ruleset's allowed lengths and options as a JSON Schema case of ``anyOf``."""
+def _lengths_case(name: str, lengths: tuple[int, ...], options: bool) -> dict[str, Any]:
+    """One ruleset's allowed lengths (and options, for a body that has them) as a JSON
+    Schema case of ``anyOf``."""
     case: dict[str, Any] = {
-        "properties": {
-            "ruleset": {"const": name},
-            "hands": {"enum": list(lengths)},
-            "options": {"anyOf": [options_schema([SERVED_RULESETS[name]]), {"type": "null"}]},
-        }
+        "properties": {"ruleset": {"const": name}, "hands": {"enum": list(lengths)}}
     }
+    if options:
+        case["properties"]["options"] = {
+            "anyOf": [options_schema([SERVED_RULESETS[name]]), {"type": "null"}]
+        }
     required = [] if name == DEFAULT_RULESET else ["ruleset"]
     if DEFAULT_HANDS not in lengths:
         required.append("hands")
@@ -54,7 +55,11 @@ def _lengths_case(name: str, lengths: tuple[int, ...]) -> dict[str, Any]:
 #: The document's form of the rulesets' lengths (any other pair is 422 bad_table), for every
 #: body with ``ruleset`` and ``hands``.
 RULESET_LENGTHS: list[dict[str, Any]] = [
-    _lengths_case(name, ruleset.lengths) for name, ruleset in SERVED_RULESETS.items()
+    _lengths_case(name, ruleset.lengths, options=False) for name, ruleset in SERVED_RULESETS.items()
+]
+#: The same with each ruleset's options, for a new table's body.
+TABLE_CASES: list[dict[str, Any]] = [
+    _lengths_case(name, ruleset.lengths, options=True) for name, ruleset in SERVED_RULESETS.items()
 ]
 #: The same rule in words, for the bodies' descriptions.
 LENGTHS_DOC = "; ".join(
@@ -88,7 +93,7 @@ class TableCreateSchema(ma.Schema):
             "description": "A new table; nobody sits yet. Keep server_commit, then sit with "
             "your client_seed through POST /tables/{id}/seats. A client_seed here is 422 "
             "seed_before_commit. Lengths: " + LENGTHS_DOC + ".",
-            "anyOf": RULESET_LENGTHS,
+            "anyOf": TABLE_CASES,
         }
 
     mode = ma.fields.String(
