@@ -43,6 +43,9 @@ from .heuristic import easy_card, medium_card
 from .search import Budget, evaluate_contracts, hard_card, hard_contract
 
 LEVELS = ("easy", "medium", "hard")
+# Every engine ruleset the policies play end to end (the game service serves a subset of them,
+# ``king_match.served.SERVED_RULESETS``; the arena measures all of these).
+BOT_RULESETS = ("standard", "classic20", "traditional")
 DEFAULT_HARD_BUDGET_S = 0.55
 MEDIUM_CONTRACT_KEEP = 3  # options the medium bot simulates
 MEDIUM_CONTRACT_WORLDS = 3  # sampled deals per simulated option
@@ -137,4 +140,4 @@ def decide(view: SeatView, level: str, seed: int, budget_s: float | None = None)
     return Policy(level, budget_s=budget_s).decide(view, seed)
 
 
-__all__ = ["DEFAULT_HARD_BUDGET_S", "LEVELS", "Policy", "decide", "hard_budget_s"]
+__all__ = ["BOT_RULESETS", "DEFAULT_HARD_BUDGET_S", "LEVELS", "Policy", "decide", "hard_budget_s"]

@@ -88,9 +88,7 @@ def must_ruff(rules: HandRules) -> bool:
     return bool(rules.discard_mask & rules.trump_mask)
 
 
-def void_bits(
-    seat: int, card: int, led: int, trump: int, trick_no: int, ruff: bool = True
-) -> int:
+def void_bits(seat: int, card: int, led: int, trump: int, trick_no: int, ruff: bool = True) -> int:
     """What playing ``card`` on a trick led in suit ``led`` shows about ``seat``'s hand (Koz).
 
     Not following shows a void in the led suit; where a void player must trump (``ruff``), not
