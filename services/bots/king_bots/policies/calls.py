@@ -33,16 +33,21 @@ def top_run(suit_cards: int, suit: int) -> int:
 def certain_king(hand: int, trump: int, leads_first: bool) -> bool:
     """Whether ``hand`` makes King (10 tricks in a row) against any cards and any play.
 
-    The seat must lead trick 0 (the declarer), hold the trump ace, king and queen (so it may
-    lead trumps at once) and enough top trumps to draw every outstanding trump with masters
-    (each round of trumps pulls at least one, and nobody can overtake a master). It then wins
-    every trick with its trumps and, once trumps are out, with its side suits' top cards: if
+    A seat holding all 13 trumps wins every trick, on lead or not (it ruffs every other lead).
+    Otherwise the seat must lead trick 0 (the declarer), hold the trump ace, king and queen (so
+    it may lead trumps at once) and enough top trumps to draw every outstanding trump with
+    masters (each round of trumps pulls at least one, and nobody can overtake a master). It then
+    wins every trick with its trumps and, once trumps are out, with its side suits' top cards: if
     those make 10 or more, the first 10 tricks are all its own.
     """
-    if not leads_first or trump < 0:
+    if trump < 0:
         return False
     trumps = hand & SUIT_MASK[trump]
     held = trumps.bit_count()
+    if held == 13:
+        return True
+    if not leads_first:
+        return False
     masters = top_run(trumps, trump)
     if masters < 3 or masters < 13 - held:
         return False
