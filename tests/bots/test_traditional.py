@@ -187,3 +187,14 @@ def test_the_arena_plays_traditional_fixed_deals_and_matches() -> None:
     assert len(result.match_diffs) == 4
     same = run_arena("medium", "medium", ruleset="traditional", deals=2, progress=False)
     assert same.overall == (0.0, 0.0)
+
+
+def test_the_jobs_fallback_move_covers_the_calls() -> None:
+    """A bot job whose policy fails plays a random legal move: in a redeal round, a call."""
+    from king_bots.jobs import _random_legal
+
+    state = deal_match(first_of(R2_DEAL), NO_FIRST_FOUR)
+    state.apply(state.turn, parse_move("king_of_hearts"))
+    view = view_for(state, state.turn)
+    for seed in range(5):
+        assert _random_legal(view, seed) in state.legal_moves(state.turn)
