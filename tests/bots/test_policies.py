@@ -7,20 +7,22 @@ import random
 
 import pytest
 
-from king_bots import decide
+from king_bots import BOT_RULESETS, decide
 from king_bots.policies import LEVELS, Policy
 from king_bots.policies.knowledge import allowed_masks, sample_hands
-from king_engine import PHASE_PLAY, ChooseContract, PlayCard, SeatView, view_for
+from king_engine import PHASE_PLAY, Call, ChooseContract, PlayCard, SeatView, view_for
 from king_engine.cards import FULL_DECK, SUIT_MASK
 from king_engine.simulate import state_from_view
 
 from .helpers import random_positions
 
-RULESETS = ("standard", "classic20")
+RULESETS = BOT_RULESETS
 
 
 def assert_legal(view: SeatView, move: object) -> None:
-    if view.phase == PHASE_PLAY:
+    if isinstance(move, Call):
+        assert move.word in view.calls, f"{move} is not legal in {view.to_dict()}"
+    elif view.phase == PHASE_PLAY:
         assert isinstance(move, PlayCard)
         assert view.legal_cards >> move.card & 1, f"{move} is not legal in {view.to_dict()}"
     else:

@@ -4,6 +4,6 @@
 one seat's view (and a seed) that returns a legal engine move.
 """
 
-from .policies import LEVELS, decide
+from .policies import BOT_RULESETS, LEVELS, decide
 
-__all__ = ["LEVELS", "decide"]
+__all__ = ["BOT_RULESETS", "LEVELS", "decide"]

@@ -8,12 +8,20 @@ baseline bots, then four more times with the candidate in seat 0, 1, 2 and 3 aga
 cards and the same random streams (each seat's decisions are seeded by the deal, the seat and
 the move number). A deal's score is the candidate's points minus the baseline's points in the
 same seat, averaged over the four seats; the report gives the mean over deals with a 95 %
-confidence interval (normal approximation), per contract and averaged over the contracts. Seat
-0 declares and leads; in Koz its longest suit is trump.
+confidence interval (normal approximation), per contract and averaged over the contracts. The
+first declarer of the ruleset declares and leads (seat 0, or in ``traditional`` the holder of
+♦2); in Koz its longest suit is trump.
 
-**Full matches.** 20-hand matches with contract choice, the candidate in each seat in turn
-against three baselines: mean final score, first-place rate (ties for first count as first) and
-the duplicate difference against the all-baseline match.
+``traditional`` adds its phases to a fixed deal: it is played with ``first_four_penalties`` off
+(so Koz may be the first hand), the bots answer its redeal rounds and announcements, a redeal
+brings a new deal on which the same contract is chosen again (a Kız replay is automatic), and the
+King feat ends the hand where it happens (its partial points are the deal's score). The report
+counts the deals ended by the feat.
+
+**Full matches.** 20-hand matches with contract choice (``traditional``: default options), the
+candidate in each seat in turn against three baselines: mean final score, first-place rate (ties
+for first count as first; in ``traditional`` the match result's places, so a King maker is
+first) and the duplicate difference against the all-baseline match.
 
 Policy specs: ``easy``, ``medium``, ``hard``, ``random``, with options after a colon:
 ``medium:noise=0.2`` (random card 20 % of the time), ``hard:worlds=16`` (fixed iterations,
@@ -42,14 +50,15 @@ from king_engine import (
 )
 from king_engine.cards import SUIT_MASK
 from king_engine.contracts import TRUMP
-from king_engine.deal import deal_hand
-from king_engine.match import PHASE_OVER
-from king_match.served import SERVED_RULESETS
+from king_engine.match import PHASE_CONTRACT, PHASE_OVER
 
-from .policies import Policy
+from .policies import BOT_RULESETS, Policy
 
 CONTRACT_IDS = tuple(range(len(CONTRACTS)))
 CODES = {spec.code: spec.id for spec in CONTRACTS}
+MATCH_HANDS = 20  # every ruleset the bots play has 20-hand matches (traditional: only those)
+# A fixed deal may be Koz at hand 0, which traditional's default keeps for penalties.
+FIXED_DEAL_OPTIONS: dict[str, dict[str, object]] = {"traditional": {"first_four_penalties": False}}
 
 
 def parse_policy(spec: str) -> Policy:
@@ -112,32 +121,47 @@ def play_to(
         state.apply(seat, move)
 
 
+def fixed_deal(ruleset: str, key: bytes) -> MatchState:
+    """A new match at hand 0's contract choice, with the options of a fixed deal."""
+    return new_match(ruleset, MATCH_HANDS, key, FIXED_DEAL_OPTIONS.get(ruleset))
+
+
 def play_hand(
-    ruleset: str, key: bytes, option: ChooseContract, seats: Sequence[Policy], stream: object,
+    ruleset: str, key: bytes, contract: int, seats: Sequence[Policy], stream: object,
     timing: Timing | None = None, labels: Sequence[str] | None = None,
-) -> tuple[int, int, int, int]:  # fmt: skip
-    """One hand with its contract fixed; the four seats' points."""
-    state = new_match(ruleset, 20, key)
-    state.apply(state.turn, option)
-    play_to(state, seats, stream, lambda s: s.hand_index > 0 or s.phase == PHASE_OVER,
-            timing, labels)  # fmt: skip
-    return state.sheet[0].points
+) -> tuple[tuple[int, int, int, int], bool]:  # fmt: skip
+    """One hand with its contract fixed: the four seats' points, and whether it ended on King.
+
+    After a redeal the declarer chooses the same contract again on the new deal."""
+    state = fixed_deal(ruleset, key)
+
+    def stop(s: MatchState) -> bool:
+        return s.hand_index > 0 or s.phase in (PHASE_OVER, PHASE_CONTRACT)
+
+    while True:
+        state.apply(state.turn, _option_for(contract, state))
+        play_to(state, seats, stream, stop, timing, labels)
+        if state.phase != PHASE_CONTRACT or state.hand_index > 0:
+            break
+    return state.sheet[0].points, state.end_reason == "king"
 
 
 def play_match(
     ruleset: str, key: bytes, seats: Sequence[Policy], stream: object,
     timing: Timing | None = None, labels: Sequence[str] | None = None,
-) -> list[int]:  # fmt: skip
-    state = new_match(ruleset, 20, key)
+) -> tuple[list[int], list[int]]:  # fmt: skip
+    """A whole match: final totals and places (1..4 by seat)."""
+    state = new_match(ruleset, MATCH_HANDS, key)
     play_to(state, seats, stream, lambda s: s.is_over, timing, labels)
-    return list(state.totals)
+    places = state.result()["places"] if state.ruleset.phased else placements(state.totals)
+    return list(state.totals), list(places)
 
 
-def _option_for(contract: int, key: bytes) -> ChooseContract:
+def _option_for(contract: int, state: MatchState) -> ChooseContract:
     """The fixed contract of a duplicate deal. Koz takes the declarer's longest suit as trump
     (ties: the one with more high cards), as a declarer choosing Koz would."""
     if contract == TRUMP:
-        hand = deal_hand(key, 0)[0]
+        hand = state.hands[state.turn]
 
         def strength(suit: int) -> tuple[int, int]:
             cards_of_suit = hand & SUIT_MASK[suit]
@@ -161,37 +185,40 @@ class Task:
 def run_task(task: Task) -> tuple[Task, list[float], Timing]:
     """A duplicate set: the all-baseline game plus the candidate in each seat.
 
-    Returns per-seat differences (candidate - baseline), plus for matches the candidate's
-    final scores and first places: ``[d0..d3, score0..score3, first0..first3]``.
+    Returns per-seat differences (candidate - baseline), then for hands how many of the five
+    games ended on the King feat, ``[d0..d3, kings]``, and for matches the candidate's final
+    scores and first places, ``[d0..d3, score0..score3, first0..first3]``.
     """
     cand, base = parse_policy(task.candidate), parse_policy(task.baseline)
     timing = Timing()
     stream = (task.kind, task.seed, task.index, task.contract)
     if task.kind == "hand":
         key = _key("arena-deal", task.seed, task.index)
-        option = _option_for(task.contract, key)
-        reference = play_hand(task.ruleset, key, option, [base] * 4, stream)
+        reference, king = play_hand(task.ruleset, key, task.contract, [base] * 4, stream)
+        kings = int(king)
         diffs: list[float] = []
         for seat in range(4):
             seats = [base] * 4
             seats[seat] = cand
             labels = ["baseline"] * 4
             labels[seat] = "candidate"
-            points = play_hand(task.ruleset, key, option, seats, stream, timing, labels)
+            points, king = play_hand(task.ruleset, key, task.contract, seats, stream, timing,
+                                     labels)  # fmt: skip
+            kings += king
             diffs.append(points[seat] - reference[seat])
-        return task, [float(d) for d in diffs], timing
+        return task, [float(d) for d in diffs] + [float(kings)], timing
     key = _key("arena-match", task.seed, task.index)
-    reference_totals = play_match(task.ruleset, key, [base] * 4, stream)
+    reference_totals, _ = play_match(task.ruleset, key, [base] * 4, stream)
     diffs, scores, firsts = [], [], []
     for seat in range(4):
         seats = [base] * 4
         seats[seat] = cand
         labels = ["baseline"] * 4
         labels[seat] = "candidate"
-        totals = play_match(task.ruleset, key, seats, stream, timing, labels)
+        totals, places = play_match(task.ruleset, key, seats, stream, timing, labels)
         diffs.append(float(totals[seat] - reference_totals[seat]))
         scores.append(float(totals[seat]))
-        firsts.append(1.0 if placements(totals)[seat] == 1 else 0.0)
+        firsts.append(1.0 if places[seat] == 1 else 0.0)
     return task, diffs + scores + firsts, timing
 
 
@@ -249,6 +276,7 @@ class ArenaResult:
     match_firsts: list[float]
     timing: Timing
     seconds: float
+    king_games: int = 0  # fixed-deal games (of five per deal) that ended on the King feat
 
     @property
     def overall(self) -> tuple[float, float]:
@@ -295,10 +323,12 @@ def run_arena(
     timing = Timing()
     per_contract: dict[int, list[float]] = {c: [0.0] * deals for c in contracts}
     match_rows: list[tuple[int, list[float]]] = []
+    king_games = 0
     for task, values, task_timing in results:
         timing.merge(task_timing)
         if task.kind == "hand":
-            per_contract[task.contract][task.index] = sum(values) / 4
+            per_contract[task.contract][task.index] = sum(values[:4]) / 4
+            king_games += int(values[4])
         else:
             match_rows.append((task.index, values))
     match_rows.sort()
@@ -308,7 +338,7 @@ def run_arena(
         [v for _, row in match_rows for v in row[0:4]],
         [v for _, row in match_rows for v in row[4:8]],
         [v for _, row in match_rows for v in row[8:12]],
-        timing, time.monotonic() - started,
+        timing, time.monotonic() - started, king_games,
     )  # fmt: skip
 
 
@@ -345,6 +375,8 @@ def report(result: ArenaResult) -> str:
             f"| **all contracts** | **{mean:+.1f}** | [{mean - half:+.1f}, {mean + half:+.1f}] |"
         )
         lines.append("")
+        if result.king_games:
+            lines += [f"Games ended by the King feat: {result.king_games}.", ""]
     if result.matches:
         d_mean, d_half = mean_ci(result.match_diffs)
         s_mean, s_half = mean_ci(result.match_scores)
@@ -378,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--candidate", default="medium")
     parser.add_argument("--baseline", default="easy")
-    parser.add_argument("--ruleset", default="standard", choices=list(SERVED_RULESETS))
+    parser.add_argument("--ruleset", default="standard", choices=list(BOT_RULESETS))
     parser.add_argument("--deals", type=int, default=20, help="duplicate deals per contract")
     parser.add_argument("--matches", type=int, default=0, help="duplicate 20-hand matches")
     parser.add_argument("--seed", type=int, default=1)

@@ -22,7 +22,7 @@ from king_metrics import observe_bot_decision, record_match_finished, record_mov
 from redis import Redis
 
 from king_bots.policies import decide
-from king_engine import KingError, Move, PlayCard, SeatView
+from king_engine import Call, KingError, Move, PlayCard, SeatView
 from king_match import MatchError, MatchSettings, MatchStore, connect
 from king_match.rq_enqueuer import RQEnqueuer
 
@@ -105,5 +105,6 @@ def _random_legal(view: SeatView, seed: int) -> Move:
     if view.allowed_contracts:
         choice: Move = rng.choice(view.allowed_contracts)
         return choice
-    cards = [card for card in range(52) if view.legal_cards >> card & 1]
-    return PlayCard(rng.choice(cards))
+    moves: list[Move] = [PlayCard(card) for card in range(52) if view.legal_cards >> card & 1]
+    moves += [Call(word) for word in view.calls]  # traditional's redeal round, announcement
+    return rng.choice(moves)

@@ -1,8 +1,8 @@
 """Bot policies: pure functions of a ``SeatView``.
 
-``decide(view, level, seed, budget_s)`` returns a legal ``PlayCard`` or ``ChooseContract`` for
-the seat whose turn it is. It reads nothing but the view (never another seat's cards), the
-level and the seed:
+``decide(view, level, seed, budget_s)`` returns a legal ``PlayCard``, ``ChooseContract`` or
+``Call`` (the one-word moves of ``traditional``, see ``calls.py``) for the seat whose turn it
+is. It reads nothing but the view (never another seat's cards), the level and the seed:
 
 * ``easy`` — a crude rule with 30 % random legal cards; contracts by a quick hand estimate
   with noise;
@@ -23,14 +23,29 @@ import os
 import random
 from dataclasses import dataclass
 
-from king_engine import PHASE_CONTRACT, PHASE_PLAY, ChooseContract, Move, PlayCard, SeatView
+from king_engine import (
+    PHASE_ANNOUNCE,
+    PHASE_CONTRACT,
+    PHASE_PLAY,
+    PHASE_REDEAL_OFFER,
+    Call,
+    ChooseContract,
+    Move,
+    PlayCard,
+    SeatView,
+)
+from king_engine.moves import REDEAL
 
+from .calls import decide_call, wants_redeal
 from .contracts import easy_contract, shortlist
 from .core import cards, position_of_view
 from .heuristic import easy_card, medium_card
 from .search import Budget, evaluate_contracts, hard_card, hard_contract
 
 LEVELS = ("easy", "medium", "hard")
+# Every engine ruleset the policies play end to end (the game service serves a subset of them,
+# ``king_match.served.SERVED_RULESETS``; the arena measures all of these).
+BOT_RULESETS = ("standard", "classic20", "traditional")
 DEFAULT_HARD_BUDGET_S = 0.55
 MEDIUM_CONTRACT_KEEP = 3  # options the medium bot simulates
 MEDIUM_CONTRACT_WORLDS = 3  # sampled deals per simulated option
@@ -65,13 +80,21 @@ class Policy:
             raise ValueError(f"unknown bot level {self.level!r} (one of {', '.join(LEVELS)})")
 
     def decide(self, view: SeatView, seed: int) -> Move:
-        if not view.my_turn or view.phase not in (PHASE_CONTRACT, PHASE_PLAY):
+        if not view.my_turn or view.phase not in _MOVING_PHASES:
             raise ValueError("it is not this seat's turn")
         rng = random.Random(seed)
         if view.phase == PHASE_CONTRACT:
             if not view.allowed_contracts:
                 raise ValueError("no contract is allowed in this view")
             return self._contract(view, rng)
+        if view.phase != PHASE_PLAY:
+            if not view.calls:
+                raise ValueError("no call is allowed in this view")
+            if self.level == "random":
+                return Call(rng.choice(view.calls))
+            return decide_call(view, self.level, rng)
+        if "redeal" in view.calls and wants_redeal(self.level, rng):
+            return REDEAL  # the Kupa request: a 13-heart hand under a forced Kupa
         if not view.legal_cards:
             raise ValueError("no legal card in this view")
         if self.level == "random" or (self.noise and rng.random() < self.noise):
@@ -103,6 +126,9 @@ class Policy:
         return hard_card(view, rng, budget, self.worlds)
 
 
+_MOVING_PHASES = (PHASE_CONTRACT, PHASE_PLAY, PHASE_REDEAL_OFFER, PHASE_ANNOUNCE)
+
+
 def decide(view: SeatView, level: str, seed: int, budget_s: float | None = None) -> Move:
     """A legal move for ``view.seat`` (whose turn it must be), deterministic given ``seed``.
 
@@ -114,4 +140,4 @@ def decide(view: SeatView, level: str, seed: int, budget_s: float | None = None)
     return Policy(level, budget_s=budget_s).decide(view, seed)
 
 
-__all__ = ["DEFAULT_HARD_BUDGET_S", "LEVELS", "Policy", "decide", "hard_budget_s"]
+__all__ = ["BOT_RULESETS", "DEFAULT_HARD_BUDGET_S", "LEVELS", "Policy", "decide", "hard_budget_s"]

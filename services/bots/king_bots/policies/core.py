@@ -10,7 +10,8 @@ move) or from a simulated ``MatchState`` (a playout inside the hard bot's search
 * ``earlier`` / ``trick_no`` — cards of the completed tricks of this hand and their number;
 * ``seat`` / ``voids`` — the mover's seat and, in Koz only, what the plays of this hand showed
   about the suits each seat is out of (``voids_of_plays``; 0 in the penalty contracts, which do
-  not use it).
+  not use it). Whether a discard also shows "no trump" depends on the hand rules: only where a
+  void player must trump (``must_ruff``; not in ``traditional``, whose ruff is free).
 
 ``position_of_view`` derives them from a view; ``position_of_state`` from a state, reading only
 public information plus the mover's own hand (a playout's mover is whoever is to play).
@@ -21,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
-from king_engine import CONTRACTS, MatchState, SeatView
+from king_engine import CONTRACTS, MatchState, SeatView, get_ruleset
 from king_engine.cards import CARD_SUIT, FULL_DECK, SUIT_MASK
 from king_engine.contracts import TRUMP
+from king_engine.rulesets import HandRules
 
 RANK: Final = tuple(c % 13 for c in range(52))
 # PENALTY[contract][card]: what taking ``card`` costs under ``contract`` (a positive number).
@@ -81,22 +83,27 @@ class Position(NamedTuple):
         return FULL_DECK & ~(self.earlier | self.trick | self.hand)
 
 
-def void_bits(seat: int, card: int, led: int, trump: int, trick_no: int) -> int:
+def must_ruff(rules: HandRules) -> bool:
+    """Whether a void player must trump under these Koz rules (a discard then shows no trump)."""
+    return bool(rules.discard_mask & rules.trump_mask)
+
+
+def void_bits(seat: int, card: int, led: int, trump: int, trick_no: int, ruff: bool = True) -> int:
     """What playing ``card`` on a trick led in suit ``led`` shows about ``seat``'s hand (Koz).
 
-    Not following shows a void in the led suit; not following with a non-trump also shows that
-    the seat holds no trump (a void player must trump if it can). In the first trick that second
-    inference is skipped (classic20 forbids discarding a trump there)."""
+    Not following shows a void in the led suit; where a void player must trump (``ruff``), not
+    following with a non-trump also shows that the seat holds no trump. In the first trick that
+    second inference is skipped (classic20 forbids discarding a trump there)."""
     suit = CARD_SUIT[card]
     if led < 0 or suit == led:
         return 0
     bits = 1 << (4 * seat + led)
-    if suit != trump and trump >= 0 and trick_no > 0:
+    if ruff and suit != trump and trump >= 0 and trick_no > 0:
         bits |= 1 << (4 * seat + trump)
     return bits
 
 
-def voids_of_plays(plays: Iterable[tuple[int, int]], trump: int) -> int:
+def voids_of_plays(plays: Iterable[tuple[int, int]], trump: int, ruff: bool = True) -> int:
     """Void bits (see ``Position.voids``) from this hand's (seat, card) plays in order."""
     voids = 0
     led = -1
@@ -104,7 +111,7 @@ def voids_of_plays(plays: Iterable[tuple[int, int]], trump: int) -> int:
         if index % 4 == 0:
             led = CARD_SUIT[card]
         else:
-            voids |= void_bits(seat, card, led, trump, index // 4)
+            voids |= void_bits(seat, card, led, trump, index // 4, ruff)
     return voids
 
 
@@ -131,7 +138,9 @@ def position_of_view(view: SeatView) -> Position:
     completed = sum(1 for t in view.tricks if t.winner is not None)
     voids = 0
     if view.contract == TRUMP:
-        voids = voids_of_plays((p for t in view.tricks for p in t.plays), view.trump)
+        rules = get_ruleset(view.ruleset).hand_rules(view.contract, view.trump)
+        plays_so_far = (p for t in view.tricks for p in t.plays)
+        voids = voids_of_plays(plays_so_far, view.trump, must_ruff(rules))
     return Position(
         view.hand,
         view.legal_cards,
@@ -155,7 +164,8 @@ def position_of_state(state: MatchState) -> Position:
     legal = rules.legal(hand, state.led, state.trick, state.earlier, state.trick_no)
     voids = 0
     if state.contract == TRUMP:
-        voids = voids_of_plays(((p >> 6, p & 63) for p in state.plays), state.trump)
+        plays = ((p >> 6, p & 63) for p in state.plays)
+        voids = voids_of_plays(plays, state.trump, must_ruff(rules))
     return Position(
         hand,
         legal,

@@ -7,8 +7,12 @@ From the public plays of the current hand a seat learns, for each other seat:
   queen in Kız, a king or jack in Erkek, K♥ in Rıfkı, a trump in Koz); if it shed something
   else, it holds none of them (classic20 Koz forbids trumps in the first trick, so a first-trick
   discard says nothing there);
-* **overtrumping** (classic20 Koz) — a seat that played a trump under the best trump of the
-  trick while obliged to overtrump holds no trump above that card;
+* **overtrumping** (classic20 and traditional Koz) — a seat that played a trump under the best
+  trump of the trick while obliged to overtrump (classic20: on a trump lead or when ruffing;
+  traditional: on a trump lead only) holds no trump above that card;
+* **traditional's own duties** — in Rıfkı a void seat that shed a non-heart holds no heart; in
+  Erkek and Kız a seat that followed the suit under its ace with a card that is no boy (queen)
+  holds no boy (queen) of that suit (the ace rule);
 * **lead restrictions** — a heart led before hearts were broken means the leader held nothing
   but hearts.
 
@@ -21,10 +25,11 @@ from __future__ import annotations
 import random
 
 from king_engine import SeatView, get_ruleset
-from king_engine.cards import FULL_DECK, SUIT_MASK
+from king_engine.cards import FULL_DECK, HEARTS_MASK, SUIT_MASK, card_of
 from king_engine.contracts import TRUMP
+from king_engine.traditional import ACE, AceRules, RifkiRules
 
-from .core import LOW_MASK, SUIT_OF
+from .core import LOW_MASK, SUIT_OF, must_ruff
 
 DECLARER_TRUMP_BIAS = 2.5  # weight of the Koz declarer for unseen trumps when sampling
 
@@ -40,6 +45,9 @@ def allowed_masks(view: SeatView) -> list[int]:
     discard = rules.discard_mask
     tmask = SUIT_MASK[view.trump] if view.trump >= 0 else 0
     classic_trump = view.contract == TRUMP and not rules.simple
+    ruff_obliged = must_ruff(rules)
+    rifki = isinstance(rules, RifkiRules)
+    ace_rule = isinstance(rules, AceRules)
     earlier = 0
     for trick_no, trick in enumerate(view.tricks):
         plays = trick.plays
@@ -57,8 +65,12 @@ def allowed_masks(view: SeatView) -> list[int]:
                 first_trick_trump = classic_trump and trick_no == 0
                 if discard and not (1 << card) & discard and not first_trick_trump:
                     allowed[seat] &= ~discard
+                if rifki and not (1 << card) & HEARTS_MASK:
+                    allowed[seat] &= ~HEARTS_MASK
+            elif ace_rule and best == card_of(led, ACE) and not (1 << card) & rules.card_mask:
+                allowed[seat] &= ~(rules.card_mask & SUIT_MASK[led])
             if classic_trump and suit == view.trump and SUIT_OF[best] == view.trump:
-                obliged = suit != led or led == view.trump
+                obliged = led == view.trump or (suit != led and ruff_obliged)
                 if obliged and card < best:
                     allowed[seat] &= ~(tmask & ~LOW_MASK[best])
             if suit == SUIT_OF[best]:

@@ -9,6 +9,13 @@ suit) on the same sampled worlds and compares the declarer's score relative to t
 
 Both are anytime loops over worlds: with ``budget_s`` they stop when the next world would not
 fit in the time left; with ``worlds`` they run exactly that many (deterministic given the seed).
+
+Every rule comes from the simulated state (its ruleset's ``HandRules``), so the search plays
+``traditional``'s ace rules and free ruffs as the engine does. In a phased ruleset the
+simulation ends the hand as one scored deal: no redeal round or Kız replay (a new deal's cards
+are unknown and its expected value is even), every seat passes in an announcement, and the King
+feat (or an announced King's failure) counts ``KING_BONUS`` on top of the hand's points, since it
+decides the match.
 """
 
 from __future__ import annotations
@@ -20,16 +27,19 @@ from collections.abc import Sequence
 from king_engine import ChooseContract, MatchState, SeatView
 from king_engine.cards import CARD_SUIT
 from king_engine.contracts import TRUMP
-from king_engine.match import PHASE_PLAY
+from king_engine.match import PHASE_ANNOUNCE, PHASE_PLAY, PHASE_REDEAL_OFFER
 from king_engine.rulesets import HandRules
 from king_engine.simulate import state_from_view
 from king_engine.tricks import beats
 
-from .core import PENALTY, Position, cards, void_bits, voids_of_plays
+from .core import PENALTY, Position, cards, must_ruff, void_bits, voids_of_plays
 from .heuristic import medium_card
 from .knowledge import allowed_masks, sample_hands
 
 EXACT_CARDS = 3  # solve exactly when the mover holds this many cards or fewer
+# What the King feat is worth in a simulation beyond its hand's points: it wins the match at
+# once (traditional §4), so it outweighs about any lead a seat builds in the other 19 hands.
+KING_BONUS = 2000
 
 
 def playout(state: MatchState) -> None:
@@ -46,7 +56,8 @@ def playout(state: MatchState) -> None:
     hands = state.hands
     koz = state.contract == TRUMP
     trump = state.trump
-    voids = voids_of_plays(((p >> 6, p & 63) for p in state.plays), trump) if koz else 0
+    ruff = must_ruff(rules)
+    voids = voids_of_plays(((p >> 6, p & 63) for p in state.plays), trump, ruff) if koz else 0
     while state.phase == PHASE_PLAY:
         turn = state.turn
         hand = hands[turn]
@@ -71,20 +82,39 @@ def playout(state: MatchState) -> None:
         else:
             card = legal.bit_length() - 1
         if koz and state.trick_count:
-            voids |= void_bits(turn, card, state.led, trump, state.trick_no)
+            voids |= void_bits(turn, card, state.led, trump, state.trick_no, ruff)
         play(card)
 
 
 def sim_state(view: SeatView, hands: Sequence[int]) -> MatchState:
-    """A simulable state at the view's position whose match ends with the current hand."""
+    """A simulable state at the view's position whose match ends with the current hand.
+
+    In a phased ruleset the hand slot's redeals are set to the cap, so the simulated hand is
+    scored as played (no redeal round, no Kız replay)."""
     state = state_from_view(view, hands)
     state.num_hands = state.hand_index + 1
+    if view.facts is not None:
+        state.redeals = view.facts.redeal_cap
     return state
 
 
+def choose_in_sim(state: MatchState, option: ChooseContract) -> None:
+    """Choose ``option`` in a simulation and answer any round it opens (keep, pass)."""
+    state.choose_contract(option.contract, option.trump)
+    while state.phase in (PHASE_REDEAL_OFFER, PHASE_ANNOUNCE):
+        state.call("keep" if state.phase == PHASE_REDEAL_OFFER else "pass")
+
+
 def hand_result(state: MatchState) -> tuple[int, int, int, int]:
-    """The points of the hand a playout just finished."""
-    return state.sheet[-1].points
+    """The points of the hand a playout just finished, plus ``KING_BONUS`` to the King maker
+    (minus it for an announcer who failed)."""
+    points = state.sheet[-1].points
+    reason = state.end_reason
+    if reason in ("king", "king_failed"):
+        scored = list(points)
+        scored[state.king_seat] += KING_BONUS if reason == "king" else -KING_BONUS
+        return scored[0], scored[1], scored[2], scored[3]
+    return points
 
 
 def relative(points: Sequence[int], seat: int) -> float:
@@ -260,7 +290,7 @@ def evaluate_contracts(
         base = sim_state(view, hands)
         for i, option in enumerate(options):
             st = base.copy()
-            st.choose_contract(option.contract, option.trump)
+            choose_in_sim(st, option)
             playout(st)
             totals[i] += relative(hand_result(st), seat)
         budget.done += 1
