@@ -75,6 +75,8 @@ def transcript(record: MatchRecord, moves: bytes) -> dict[str, Any]:
                 current["trump"] = "CDHS"[move.trump] if move.trump >= 0 else None
             elif isinstance(move, PlayCard):
                 current["plays"].append([seat, format_card(move.card)])
+            else:  # a call (traditional's redeal answers and King announcement)
+                current.setdefault("calls", []).append([seat, str(move)])
             state.apply(seat, move)
         _mark_ends(hands, state.deals)
         first_declarer = state.first

@@ -9,7 +9,7 @@ outside is how long the service was not serving (``Change.lost_ms``, from ``serv
 writer passes it in, a test passes a function.
 
 Who may act now is ``MatchRecord.player_to_act`` (the view, the stream and the move check all
-ask it); who wins, forfeits counted, is ``king_message.match_winners``.
+ask it); who wins, forfeits counted, is the engine's ``MatchState.result`` (``standing``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from king_engine import IllegalMove, MatchState, Move, match_winners, new_match, placements
+from king_engine import IllegalMove, MatchState, Move, new_match
 from king_message import FinishedMatch, SeatResult, format_utc
 
 from . import fairness
@@ -147,11 +147,12 @@ def apply_move(change: Change, seat: int, move: Move) -> None:
     change.moves += encode_move(seat, move.action)
     for event in events:
         if event["type"] == "match_over":
-            # The engine knows no forfeits: a player who forfeited never wins.
-            event["winners"] = match_winners(state.totals, record.forfeits)
+            # Only the match layer knows the forfeits: a player who forfeited never wins.
+            event["winners"] = state.result(record.forfeits)["winners"]
         change.emit(event)
     if state.is_over:
-        finish(change, "forfeit" if record.forfeits else "finished", "played_out")
+        reason = state.result(record.forfeits)["end_reason"]
+        finish(change, "forfeit" if record.forfeits else "finished", reason)
     else:
         start_turn(change)
 
@@ -308,20 +309,33 @@ def finish(change: Change, outcome: str, reason: str) -> None:
     record.end_reason = reason
     record.ended_ms = change.now_ms
     record.deadline_ms = None
-    totals = list(state.totals)
-    places = placements(totals, record.forfeits)
+    result = standing(state, record)
+    totals, places = result["totals"], result["places"]
     change.finished = finished_message(record, totals, places)
     change.emit(
         {
             "type": "match_finished",
             "outcome": outcome,
             "reason": reason,
-            "totals": totals,
-            "places": places,
-            "winners": match_winners(totals, record.forfeits),
+            **result,
             "forfeits": list(record.forfeits),
         }
     )
+
+
+def standing(state: MatchState, record: MatchRecord) -> dict[str, Any]:
+    """How the match stands for the result: ``totals``, ``places`` and ``winners`` (forfeits
+    counted: a player who forfeited is placed last and never wins), and for rulesets with a
+    feat or outcome labels ``end_reason``, ``king_seat`` and ``seat_outcomes`` (çıkar/batar)."""
+    result = state.result(record.forfeits)
+    out = {key: result[key] for key in ("totals", "places", "winners")}
+    if state.ruleset.outcome_labels is not None:
+        out.update(
+            end_reason=result["end_reason"],
+            king_seat=result["king_seat"],
+            seat_outcomes=result["outcome"],
+        )
+    return out
 
 
 def abort_waiting(change: Change, reason: str) -> None:

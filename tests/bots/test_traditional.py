@@ -198,3 +198,24 @@ def test_the_jobs_fallback_move_covers_the_calls() -> None:
     view = view_for(state, state.turn)
     for seed in range(5):
         assert _random_legal(view, seed) in state.legal_moves(state.turn)
+
+
+def test_a_bot_answers_a_redeal_round_after_the_same_wait_whatever_its_cards() -> None:
+    """§8.2: seat 1 may ask (lone A♥), seat 2 may not; both jobs wait until CALL_ANSWER_S after
+    they started, so the answer's timing tells nothing. Other moves do not wait."""
+    from king_bots.jobs import CALL_ANSWER_S, hold_answer
+
+    state = deal_match(first_of(R2_DEAL), NO_FIRST_FOUR)
+    state.apply(state.turn, parse_move("king_of_hearts"))
+    eligible = view_for(state, 1)
+    state.apply(1, Call("keep"))
+    ineligible = view_for(state, 2)
+    assert eligible.calls == ("redeal", "keep") and ineligible.calls == ("keep",)
+    for view, spent in ((eligible, 0.05), (ineligible, 0.01), (ineligible, 0.3)):
+        waits: list[float] = []
+        hold_answer(view, started=100.0, now=lambda spent=spent: 100.0 + spent, sleep=waits.append)
+        assert waits == [pytest.approx(CALL_ANSWER_S - spent)]
+    playing = deal_match(first_of(R2_DEAL), NO_FIRST_FOUR)
+    waits = []
+    hold_answer(view_for(playing, playing.turn), 100.0, now=lambda: 100.0, sleep=waits.append)
+    assert waits == []

@@ -16,17 +16,22 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from king_metrics import observe_bot_decision, record_match_finished, record_move
 from redis import Redis
 
 from king_bots.policies import decide
-from king_engine import Call, KingError, Move, PlayCard, SeatView
+from king_engine import PHASE_REDEAL_OFFER, Call, KingError, Move, PlayCard, SeatView
 from king_match import MatchError, MatchSettings, MatchStore, connect
 from king_match.rq_enqueuer import RQEnqueuer
 
 log = logging.getLogger(__name__)
+
+# A redeal-round answer leaves this long after its job started, eligible or not: how fast a bot
+# answers must not tell whether its cards let it ask (RULES-traditional §8.2).
+CALL_ANSWER_S = 0.4
 
 _store: MatchStore | None = None
 _lock = threading.Lock()
@@ -63,6 +68,7 @@ def bot_seed(match_id: str, version: int, seat: int) -> int:
 
 def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, Any]:
     """The job: play the bot's move at ``version``; a stale turn is dropped."""
+    job_started = time.monotonic()
     store = get_store()
     try:
         record, view = store.seat_view(match_id, seat)
@@ -83,6 +89,7 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
             "bot policy %s failed in match %s; playing a random legal move", level, match_id
         )
         move = _random_legal(view, seed)
+    hold_answer(view, job_started)
     try:
         result = store.play(match_id, None, move, seat=seat, expected_version=version)
     except MatchError as exc:
@@ -98,6 +105,17 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
             return {"status": "dropped", "reason": exc.code}
     record_move("bot")
     return {"status": "played", "move": str(move), "version": result.version}
+
+
+def hold_answer(
+    view: SeatView,
+    started: float,
+    now: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> None:
+    """In a redeal round, wait until ``CALL_ANSWER_S`` after ``started``; other moves go at once."""
+    if view.phase == PHASE_REDEAL_OFFER:
+        sleep(max(0.0, CALL_ANSWER_S - (now() - started)))
 
 
 def _random_legal(view: SeatView, seed: int) -> Move:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from king_engine import MatchState, match_winners, placements, view_for
+from king_engine import MatchState, view_for
 from king_match import MatchRecord
+from king_match.lifecycle import standing
 from king_match.settings import ClockSettings
 
 
@@ -96,11 +97,13 @@ def match(
             # The seat may be the engine's mover while a bot plays it: its moves are not ours.
             view["legal_cards"] = []
             view["allowed_contracts"] = []
+            view["legal_moves"] = []
         body["view"] = view
         body["my_turn"] = my_turn
         if record.ended:
-            body["places"] = placements(state.totals, record.forfeits)
-            body["winners"] = match_winners(state.totals, record.forfeits)
+            result = standing(state, record)
+            del result["totals"]  # the view has them
+            body.update(result)
     else:
         body["view"] = None
         body["my_turn"] = False

@@ -6,15 +6,19 @@ import marshmallow as ma
 from king_web.jsonbody import QueryInteger, StrictInteger
 from marshmallow import validate
 
+from king_engine import CALL_WORDS, PENALTY_CONTRACTS
+from king_engine.contracts import contract_code
 from king_game.resources.tables.schemas import TableSchema
 
 # What the engine parses (``king_engine.parse_card``, ``parse_contract``, ``parse_move``): codes
-# in either case, around spaces ignored, 10 for T.
+# in either case, around spaces ignored, 10 for T; the words come from the engine.
 _CARD = r"(10|[2-9TJQKAtjqka])[CDHScdhs]"
-_PENALTY = "(tricks|hearts|queens|boys|last_two|king_of_hearts)"
+_PENALTY = "({})".format("|".join(contract_code(c) for c in PENALTY_CONTRACTS))
+# Calls are read in either case; JSON Schema patterns have no case flag.
+_CALL = "({})".format("|".join("".join(f"[{c}{c.upper()}]" for c in w) for w in CALL_WORDS))
 CARD_PATTERN = rf"^\s*{_CARD}\s*$"
 CONTRACT_PATTERN = rf"^\s*({_PENALTY}|trump)\s*$"
-MOVE_PATTERN = rf"^\s*({_CARD}|{_PENALTY}(\s*:\s*)?|trump\s*:\s*[CDHScdhs])\s*$"
+MOVE_PATTERN = rf"^\s*({_CARD}|{_PENALTY}(\s*:\s*)?|trump\s*:\s*[CDHScdhs]|{_CALL})\s*$"
 
 
 def _one_of(given: str, properties: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +63,8 @@ class MoveSchema(ma.Schema):
         load_default=None,
         validate=validate.Length(min=1, max=16),
         metadata={
-            "description": "text form: a card (QH), a contract (queens) or trump:S",
+            "description": "text form: a card (QH), a contract (queens), trump:S, or a call "
+            "of a ruleset's extra phases (redeal, keep, king, pass)",
             "pattern": MOVE_PATTERN,
             "example": "queens",
         },
@@ -159,6 +164,22 @@ class MatchSchema(TableSchema):
         metadata={
             "description": "ended: the winning seats, the best total among the seats that did "
             "not forfeit"
+        },
+    )
+    end_reason = ma.fields.String(
+        metadata={
+            "description": "ended, rulesets with a feat (traditional): played_out, king (a "
+            "seat made King and wins alone) or king_failed (an announced King failed)"
+        }
+    )
+    king_seat = ma.fields.Integer(
+        allow_none=True, metadata={"description": "ended: the seat that made or announced King"}
+    )
+    seat_outcomes = ma.fields.List(
+        ma.fields.String(),
+        metadata={
+            "description": "ended, rulesets with outcome labels: cikar (goes out) or batar "
+            "(sinks) per seat"
         },
     )
     view = ma.fields.Dict(
