@@ -109,12 +109,13 @@ def open_computer_table(
 
 
 def create_live_table(
-    client: FlaskClient, creator: dict[str, Any], hands: int = 8
+    client: FlaskClient, creator: dict[str, Any], hands: int = 8, **table: Any
 ) -> dict[str, Any]:
-    """A live table opened by ``creator``, who then sits on seat 0 with its seed: the table as
-    created (its ``server_commit`` came before the seed)."""
+    """A live table opened by ``creator`` (``table``: more fields of the body, such as the
+    ruleset), who then sits on seat 0 with its seed: the table as created (its
+    ``server_commit`` came before the seed)."""
     created = client.post(
-        "/v1/tables", json={"mode": "live", "hands": hands}, headers=creator["headers"]
+        "/v1/tables", json={"mode": "live", "hands": hands, **table}, headers=creator["headers"]
     )
     assert created.status_code == 201, created.get_json()
     table: dict[str, Any] = created.get_json()
@@ -131,11 +132,11 @@ def seat_the_others(
 
 
 def start_live_match(
-    client: FlaskClient, players: list[dict[str, Any]], hands: int = 8
+    client: FlaskClient, players: list[dict[str, Any]], hands: int = 8, **table_fields: Any
 ) -> dict[str, Any]:
     """A live table opened by ``players[0]`` that the three others join: the match starts
     with the last seat. Returns the table as created (``id``, ``server_commit`` ...)."""
-    table = create_live_table(client, players[0], hands)
+    table = create_live_table(client, players[0], hands, **table_fields)
     seat_the_others(client, table, players)
     return table
 

@@ -8,7 +8,13 @@ import time
 import pytest
 
 from . import verifier
-from .helpers import assert_view_shows_only_my_cards, choose_move, signup
+from .helpers import (
+    assert_view_shows_only_my_cards,
+    choose_move,
+    signup,
+    start_live_match,
+    view,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -73,3 +79,52 @@ def test_a_traditional_computer_match_is_played_to_the_end(client, app, bot_work
     # Each Rıfkı hand asks every seat in turn, so we answered at least once if one was played.
     if "king_of_hearts" in contracts:
         assert calls_sent >= 1
+
+
+def test_a_live_redeal_round_asks_each_player_through_the_move_endpoint(client):
+    """Rıfkı as the first contract opens a redeal round: each player in the ask order answers
+    with the one move endpoint, under the same version and idempotency rules as a card."""
+    players = [signup(client) for _ in range(4)]
+    table = start_live_match(
+        client, players, 20, ruleset="traditional", options={"first_four_penalties": False}
+    )
+    match_id = table["id"]
+    views = [view(client, match_id, p) for p in players]
+    declarer = views[0]["view"]["declarer"]
+    assert [v["my_turn"] for v in views] == [s == declarer for s in range(4)]
+    chosen = client.post(
+        f"/v1/matches/{match_id}/moves",
+        json={"move": "king_of_hearts", "version": views[0]["version"]},
+        headers=players[declarer]["headers"],
+    )
+    assert chosen.status_code == 200, chosen.get_json()
+    order = [(declarer + k) % 4 for k in (1, 2, 3)]
+    for asked in order:
+        bodies = [view(client, match_id, p) for p in players]
+        assert {b["view"]["phase"] for b in bodies} == {"redeal_offer"}
+        assert all(b["view"]["redeal_round"]["asked"] == asked for b in bodies)
+        for seat, body in enumerate(bodies):
+            if seat != asked:
+                assert body["view"]["legal_moves"] == [] and not body["my_turn"]
+        assert "keep" in bodies[asked]["view"]["legal_moves"]
+        other = order[0] if asked != order[0] else declarer
+        refused = client.post(
+            f"/v1/matches/{match_id}/moves",
+            json={"move": "keep"},
+            headers=players[other]["headers"],
+        )
+        assert refused.status_code == 409 and refused.get_json()["code"] == "not_your_turn"
+        version = bodies[asked]["version"]
+        send = {
+            "json": {"move": "keep", "version": version},
+            "headers": {**players[asked]["headers"], "Idempotency-Key": f"keep-{asked}"},
+        }
+        first = client.post(f"/v1/matches/{match_id}/moves", **send)
+        again = client.post(f"/v1/matches/{match_id}/moves", **send)
+        assert first.status_code == again.status_code == 200, first.get_json()
+        assert again.get_json() == first.get_json()
+        assert first.get_json()["version"] == version + 1
+        assert view(client, match_id, players[asked])["version"] == version + 1
+    after = view(client, match_id, players[declarer])
+    assert after["view"]["phase"] == "play" and after["my_turn"]
+    assert after["view"]["redeal_round"] is None
