@@ -62,6 +62,35 @@ def test_an_option_the_ruleset_does_not_have_is_a_bad_table(client):
     assert table.status_code == 201 and table.get_json()["options"] == {}
 
 
+def test_a_traditional_table_fills_in_its_options_and_refuses_a_value_it_lacks(client):
+    player = signup(client)
+    table = {"mode": "computer", "ruleset": "traditional", "hands": 20}
+    body = problem(
+        client.post(
+            "/v1/tables",
+            json={**table, "options": {"first_declarer_card": "3C"}},
+            headers=player["headers"],
+        ),
+        422,
+        "bad_table",
+    )
+    assert list(body["errors"]) == ["options"], body
+    made = client.post(
+        "/v1/tables",
+        json={**table, "options": {"king_feat": "announced"}},
+        headers=player["headers"],
+    )
+    assert made.status_code == 201, made.get_json()
+    assert made.get_json()["options"] == {
+        "first_declarer_card": "2D",
+        "first_four_penalties": True,
+        "king_feat": "announced",
+        "max_redeals_per_hand": 3,
+    }
+    short = client.post("/v1/tables", json={**table, "hands": 8}, headers=player["headers"])
+    assert short.status_code == 422 and short.get_json()["code"] == "bad_table"
+
+
 @pytest.mark.parametrize(
     "seed", ["z" * 64, "ab" * 31, "ab" * 33, "", "ab" * 31 + "a"], ids=lambda s: f"{len(s)}"
 )
