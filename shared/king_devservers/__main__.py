@@ -19,6 +19,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from king_devservers.stack import (
     Stack,
@@ -63,13 +64,13 @@ def _running_game_url(settings: StackSettings, wait: float = 120.0) -> str | Non
         time.sleep(0.5)
 
 
-def _demo(settings: StackSettings, api: str | None, hands: int, level: str) -> int:
+def _demo(settings: StackSettings, api: str | None, **match: Any) -> int:
     """Play the demonstration on ``api``, else on the running stack, else on a stack of its
     own; never beside another stack (its ports and data folder are its own)."""
     from king_devservers.demo import play_demo
 
     if api:
-        return play_demo(api, hands=hands, level=level)
+        return play_demo(api, **match)
     try:
         running = _running_game_url(settings)
     except StackError as exc:
@@ -77,7 +78,7 @@ def _demo(settings: StackSettings, api: str | None, hands: int, level: str) -> i
         return 2
     if running is not None:
         print(f"using the stack running on {settings.data_dir}: {running}")
-        return play_demo(running, hands=hands, level=level)
+        return play_demo(running, **match)
     busy = busy_ports(settings)
     if busy:
         print(
@@ -95,7 +96,7 @@ def _demo(settings: StackSettings, api: str | None, hands: int, level: str) -> i
         with log_path.open("w", encoding="utf-8") as log, Stack(settings, out=log) as stack:
             _banner(stack)
             print("started: " + ", ".join(c.name for c in stack.started))
-            return play_demo(settings.game_url, hands=hands, level=level)
+            return play_demo(settings.game_url, **match)
     except StackError as exc:
         print(f"could not start the stack: {exc}", file=sys.stderr)
         return 2
@@ -111,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--hands", type=int, default=8, help="with --demo: 8, 12 or 20 hands")
     parser.add_argument("--level", default="easy", help="with --demo: easy, medium or hard")
+    parser.add_argument(
+        "--ruleset", default="standard", help="with --demo: standard, classic20 or traditional"
+    )
     parser.add_argument("--data-dir", type=Path, help="data folder (default ./var)")
     parser.add_argument("--bot-workers", type=int, help="bot worker processes")
     args = parser.parse_args(argv)
@@ -122,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         settings.bot_workers = args.bot_workers
 
     if args.demo:
-        return _demo(settings, args.api, hands=args.hands, level=args.level)
+        return _demo(settings, args.api, hands=args.hands, level=args.level, ruleset=args.ruleset)
 
     return Stack(settings).run_forever(on_ready=_banner)
 

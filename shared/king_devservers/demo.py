@@ -33,10 +33,11 @@ SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 class ApiError(RuntimeError):
     """The API answered with an error status."""
 
-    def __init__(self, status: int, body: Any) -> None:
+    def __init__(self, status: int, body: Any, retry_after: float | None = None) -> None:
         super().__init__(f"HTTP {status}: {body}")
         self.status = status
         self.body = body
+        self.retry_after = retry_after
 
 
 def call(
@@ -66,7 +67,9 @@ def call(
             parsed: Any = json.loads(raw)
         except ValueError:
             parsed = raw.decode("utf-8", "replace")
-        raise ApiError(exc.code, parsed) from None
+        wait = exc.headers.get("Retry-After")
+        retry_after = float(wait) if wait and wait.isdigit() else None
+        raise ApiError(exc.code, parsed, retry_after) from None
     return json.loads(raw) if raw else None
 
 
@@ -81,13 +84,21 @@ class GameClient:
     #: The seed of the last seat taken; ``seeds`` keeps each match's (match id -> seed).
     client_seed: str = ""
     seeds: dict[str, str] = field(default_factory=dict)
-    #: My cards at the start of each hand (hand index -> card codes), for the deck check.
+    #: My cards at the start of each deal (deal number -> card codes), for the deck check.
     dealt: dict[int, list[str]] = field(default_factory=dict)
 
     def url(self, path: str) -> str:
         return self.api.rstrip("/") + path
 
     def request(self, method: str, path: str, body: Any = None, **kwargs: Any) -> Any:
+        """One call; a 429 is waited out as its ``Retry-After`` says (a few times at most)."""
+        for _ in range(5):
+            try:
+                return call(method, self.url(path), body, token=self.token, **kwargs)
+            except ApiError as exc:
+                if exc.status != 429:
+                    raise
+                time.sleep(min(exc.retry_after or 1.0, 60.0))
         return call(method, self.url(path), body, token=self.token, **kwargs)
 
     def sign_up(self, password: str | None = None) -> GameClient:
@@ -99,9 +110,11 @@ class GameClient:
         self.player_id = answer["account"]["id"]
         return self
 
-    def create_table(self, mode: str, hands: int = 8, level: str = "easy") -> dict[str, Any]:
+    def create_table(
+        self, mode: str, hands: int = 8, level: str = "easy", ruleset: str = "standard"
+    ) -> dict[str, Any]:
         """A new table with its ``server_commit``; nobody sits yet (``join`` next)."""
-        body: dict[str, Any] = {"mode": mode, "hands": hands}
+        body: dict[str, Any] = {"mode": mode, "hands": hands, "ruleset": ruleset}
         if mode == "computer":
             body["level"] = level
         table: dict[str, Any] = self.request("POST", "/v1/tables", body)
@@ -120,8 +133,8 @@ class GameClient:
         state: dict[str, Any] = self.request("GET", f"/v1/matches/{match_id}")
         view = state.get("view") or {}
         cards = view.get("my_cards") or []
-        if len(cards) == 13 and view.get("hand") is not None:
-            self.dealt.setdefault(int(view["hand"]), list(cards))
+        if len(cards) == 13 and view.get("deal") is not None:
+            self.dealt.setdefault(int(view["deal"]), list(cards))
         return state
 
     def events(self, match_id: str, after: int, wait: float = 10.0) -> dict[str, Any]:
@@ -145,10 +158,14 @@ class GameClient:
 
 
 def simple_move(view: dict[str, Any]) -> str:
-    """A legal move from a seat's view: the first allowed contract, else the lowest legal card.
+    """A legal move from a seat's view: the first allowed contract, else the lowest legal card;
+    in a ruleset's extra phases, ``keep`` (no redeal) or ``pass`` (no King announcement).
 
     Good enough to finish a match; the point of the demo is the API, not the strategy.
     """
+    for call in ("keep", "pass"):
+        if call in (view.get("legal_moves") or []):
+            return call
     if view.get("phase") == "contract":
         allowed = view.get("allowed_contracts") or []
         if not allowed:
@@ -183,18 +200,22 @@ def verify_deal(
         raise AssertionError("my client seed is not the one in the transcript")
     checked.append("my client seed is in the transcript")
     key = deal.match_key(match_id, server_seed, [bytes.fromhex(s) for s in seeds_hex])
-    for hand, cards in sorted(dealt.items()):
-        masks = deal.deal_hand(key, hand)
+    for number, cards in sorted(dealt.items()):
+        masks = deal.deal_hand(key, number)
         mine = sum(1 << parse_card(code) for code in cards)
         if masks[seat] != mine:
-            raise AssertionError(f"hand {hand + 1}: the cards I was dealt are not the derived deal")
-    checked.append(f"the cards I was dealt in {len(dealt)} hands are the derived deals")
-    state = new_match(str(transcript["ruleset"]), int(transcript["num_hands"]), key)
+            raise AssertionError(f"deal {number}: the cards I was dealt are not the derived deal")
+    checked.append(f"the cards I was dealt in {len(dealt)} deals are the derived deals")
+    options = transcript.get("options") or {}
+    state = new_match(str(transcript["ruleset"]), int(transcript["num_hands"]), key, options)
     for hand in transcript["hands"]:
         index = int(hand["hand"])
         masks = deal.deal_hand(key, int(hand.get("deal", index)))
         if hand.get("contract") is not None:
             state.apply(int(hand["declarer"]), contract_move(hand["contract"], hand.get("trump")))
+        # A deal's calls (redeal answers, a King announcement) all come before its first card.
+        for player, word in hand.get("calls", []):
+            state.apply(int(player), parse_move(word))
         for player, code in hand["plays"]:
             if not masks[int(player)] >> parse_card(code) & 1:
                 raise AssertionError(f"hand {index + 1}: seat {player} played {code}, not dealt")
@@ -293,11 +314,12 @@ def play_computer_match(
     level: str = "easy",
     echo: Callable[[str], None] = print,
     timeout: float = 600.0,
+    ruleset: str = "standard",
 ) -> dict[str, Any]:
     """Play a whole computer match as ``client``; return table, final state, transcript."""
-    created = client.create_table("computer", hands=hands, level=level)
+    created = client.create_table("computer", hands=hands, level=level, ruleset=ruleset)
     echo(
-        f"table {created['id']}: {hands} hands, {level} bots; "
+        f"table {created['id']}: {ruleset}, {hands} hands, {level} bots; "
         f"deal commitment {created['server_commit']}"
     )
     seated = client.join(str(created["id"]))
@@ -343,7 +365,7 @@ def play_computer_match(
     return {"table": table, "state": state, "transcript": transcript, "seat": seat}
 
 
-def play_demo(api: str, hands: int = 8, level: str = "easy") -> int:
+def play_demo(api: str, hands: int = 8, level: str = "easy", ruleset: str = "standard") -> int:
     """Play one match against three computer players at ``api``; print it; verify the deal."""
     try:
         call("GET", api.rstrip("/") + "/healthz", timeout=5)
@@ -352,9 +374,11 @@ def play_demo(api: str, hands: int = 8, level: str = "easy") -> int:
         return 2
     client = GameClient(api, name=f"demo-{secrets.token_hex(3)}").sign_up()
     print(f"signed up as {client.name}")
-    result = play_computer_match(client, hands=hands, level=level)
+    result = play_computer_match(client, hands=hands, level=level, ruleset=ruleset)
     state = result["state"]
     print(f"\noutcome: {state.get('outcome')}, places {state.get('places')}")
+    if state.get("seat_outcomes"):
+        print(f"ended: {state.get('end_reason')}; cikar/batar {state['seat_outcomes']}")
     print("\ndeck verification (KINGDEAL-v1):")
     try:
         for line in verify_deal(

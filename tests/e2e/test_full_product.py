@@ -176,6 +176,32 @@ def test_a_computer_match_is_played_over_http_and_its_deal_verifies(stack: Stack
     wait_for(lambda: call("GET", f"{rating}/matches/{computer_match}"), lambda body: True)
 
 
+def test_a_traditional_computer_match_reaches_the_archive_with_its_deals_verified(
+    stack: Stack,
+) -> None:
+    """``traditional`` through the whole stack: the client answers every redeal round and
+    announcement, every deal it was dealt (thrown ones too) re-derives, and the moves replay."""
+    api, rating = stack.settings.game_url, stack.settings.rating_url
+    solo = players(api, 1, "trad")[0]
+    result = play_computer_match(solo, hands=20, ruleset="traditional", echo=lambda _: None)
+    state = result["state"]
+    assert state["outcome"] == "finished" and state["ruleset"] == "traditional"
+    assert state["end_reason"] in ("played_out", "king")
+    assert len(state["seat_outcomes"]) == 4
+    checked = verify_deal(
+        result["transcript"],
+        str(result["table"]["server_commit"]),
+        int(result["seat"]),
+        solo.client_seed,
+        solo.dealt,
+        list(state["view"]["totals"]),
+    )
+    assert len(checked) == 5 and len(solo.dealt) == len(result["transcript"]["hands"])
+    match_id = str(result["table"]["match_id"])
+    archived = wait_for(lambda: call("GET", f"{rating}/matches/{match_id}"), lambda body: True)
+    assert archived["ruleset"] == "traditional"
+
+
 def metric_files(stack: Stack) -> dict[str, int]:
     """The stack's multiprocess metric files and their sizes."""
     folder = stack.settings.data_dir / "metrics"
