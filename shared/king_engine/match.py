@@ -20,7 +20,9 @@ recomputed from the hand index. Plain rulesets declare hand ``h`` by seat
 
 Phased rulesets (``Ruleset.phased``, such as ``traditional``) add phases between contract and
 play (``redeal_offer``, ``announce``), moves of their own (``Call``: redeal, keep, king, pass)
-and ends of their own (the King feat); the ruleset's hooks decide them, this class runs them.
+and ends of their own (the King feat); the ruleset's hooks decide them and ``phased.py``
+carries them out, so this module keeps the common core (the state, the contract choice, trick
+play, the plain rulesets' hand ends).
 
 Two ways in:
 
@@ -458,28 +460,11 @@ class MatchState:
             self._check_contract(seat, move)
             self.choose_contract(move.contract, move.trump, events)
         elif isinstance(move, Call):
-            self._check_call(seat, move)
+            phased.check_call(self, seat, move)
             self.call(move.word, events)
         else:
             raise BadInput("bad_move", f"{move!r} is not a move")
         return events
-
-    def _check_call(self, seat: int, move: Call) -> None:
-        word = move.word
-        if word in [str(call) for call in self.legal_calls()]:
-            return
-        phase = self.phase
-        if word == "redeal" and phase in (PHASE_REDEAL_OFFER, PHASE_PLAY) and self.ruleset.phased:
-            raise IllegalMove(
-                "not_eligible_for_redeal",
-                f"seat {seat} may not ask for a redeal now",
-                redeals=self.redeals,
-            )
-        raise IllegalMove(
-            "wrong_phase",
-            f"{word!r} is not a move of the {PHASE_NAMES[phase]} phase",
-            phase=PHASE_NAMES[phase],
-        )
 
     def _check_card(self, seat: int, card: int) -> None:
         if self.phase != PHASE_PLAY:
@@ -550,45 +535,6 @@ class MatchState:
             self.log.append(CALL_ACTION_BASE + CALL_WORDS.index(word))
         self.version += 1
         self.ruleset.on_call(self, word, events)  # type: ignore[attr-defined]
-
-    def redeal(self, asked_by: int, reason: str, events: list[Event] | None) -> None:
-        """Throw the current deal away on a request (traditional §3.5): nothing is scored or
-        used, the same declarer chooses again among penalties on the next deal."""
-        self.deals.append(
-            DealRecord(
-                len(self.deals),
-                self.hand_index,
-                self.contract,
-                self.trump,
-                "redealt",
-                asked_by,
-                reason,
-                tuple(self.answers),
-            )
-        )
-        self.usage.unrecord(self.declarer, self.contract, self.trump)
-        redeals = self.redeals + 1
-        self._start_hand(self.hand_index)
-        self.redeals = redeals
-        self.penalty_only = True
-        self._reset_phase_facts()
-        if events is not None:
-            events.append(
-                {
-                    "type": "redealt",
-                    "hand": self.hand_index,
-                    "seat": asked_by,
-                    "reason": reason,
-                    "deal": self.deal_no,
-                }
-            )
-
-    def _reset_phase_facts(self) -> None:
-        self.forced = False
-        self.asked = ()
-        self.answers = []
-        self.announcer = -1
-        self.runs = [0, 0, 0, 0]
 
     def choose_contract(
         self, contract: int, trump: int = NO_TRUMP, events: list[Event] | None = None
@@ -689,7 +635,7 @@ class MatchState:
         if self.ruleset.phased:
             ended = self.ruleset.on_trick(self, winner)  # type: ignore[attr-defined]
             if ended is not None:
-                self._end_on_king(ended, events)
+                phased.end_on_king(self, ended, events)
                 return
         early = rules.early_end_mask
         if self.trick_no == TRICKS_PER_HAND or (early and self.earlier & early == early):
@@ -700,50 +646,10 @@ class MatchState:
         deal = len(self.deals)
         return None if deal == self.hand_index else deal
 
-    def _end_on_king(self, reason: str, events: list[Event] | None) -> None:
-        """The King feat (or the announced King's failure) ends hand and match (§4)."""
+    def _score_hand(self, events: list[Event] | None, partial: bool = False) -> None:
+        """Put the hand on the score sheet and add its points to the totals (before the deal
+        is recorded: the sheet line names the deal under way)."""
         points = self.hand_points
-        record = HandRecord(
-            self.hand_index,
-            self.declarer,
-            self.contract,
-            self.trump,
-            (points[0], points[1], points[2], points[3]),
-            self.trick_no,
-            self._deal_field(),
-            True,
-        )
-        self.sheet.append(record)
-        self.deals.append(self._deal_record("played"))
-        for seat in range(4):
-            self.totals[seat] += points[seat]
-        self.end_reason = reason
-        self.phase = PHASE_OVER
-        self.turn = -1
-        if events is not None:
-            events.append({"type": "hand_scored", **record.to_dict(), "totals": self.totals[:]})
-            events.append({"type": "match_over", **self.result()})
-
-    def _deal_record(self, ended: str, reason: str | None = None) -> DealRecord:
-        points = self.hand_points
-        return DealRecord(
-            len(self.deals),
-            self.hand_index,
-            self.contract,
-            self.trump,
-            ended,
-            None,
-            reason,
-            tuple(self.answers),
-            (points[0], points[1], points[2], points[3]) if ended == "replayed" else None,
-        )
-
-    def _finish_hand(self, events: list[Event] | None) -> None:
-        points = self.hand_points
-        phased = self.ruleset.phased
-        if phased and self.ruleset.replays(self):  # type: ignore[attr-defined]
-            self._replay_hand(events)
-            return
         record = HandRecord(
             self.hand_index,
             (self.first + self.hand_index) & 3,
@@ -752,57 +658,35 @@ class MatchState:
             (points[0], points[1], points[2], points[3]),
             self.trick_no,
             self._deal_field(),
+            partial,
         )
         self.sheet.append(record)
-        self.deals.append(
-            self._deal_record("played")
-            if phased
-            else DealRecord(self.hand_index, self.hand_index, self.contract, self.trump, "played")
-        )
         totals = self.totals
         for seat in range(4):
             totals[seat] += points[seat]
         if events is not None:
             events.append({"type": "hand_scored", **record.to_dict(), "totals": totals[:]})
+
+    def _finish_hand(self, events: list[Event] | None) -> None:
+        """The hand is played: score it, then the next hand or the end of the match."""
+        if self.ruleset.phased:
+            phased.finish_hand(self, events)
+            return
+        self._score_hand(events)
+        self.deals.append(
+            DealRecord(self.hand_index, self.hand_index, self.contract, self.trump, "played")
+        )
         if self.hand_index + 1 == self.num_hands:
             self.phase = PHASE_OVER
             self.turn = -1
-            if phased:
-                self.end_reason = "played_out"
             if events is not None:
-                over: Event = {"type": "match_over", "totals": totals[:], "winners": self.winners()}
-                if phased:
-                    over.update(self.result())
-                events.append(over)
+                events.append(
+                    {"type": "match_over", "totals": self.totals[:], "winners": self.winners()}
+                )
             return
         self._start_hand(self.hand_index + 1)
-        if phased:
-            self.redeals = 0
-            self.penalty_only = False
-            self._reset_phase_facts()
         if events is not None:
             events.append({"type": "hand_started", "hand": self.hand_index, "declarer": self.turn})
-
-    def _replay_hand(self, events: list[Event] | None) -> None:
-        """The Kız replay (traditional §3.6): the deal is cancelled, the same contract is
-        played again on the next deal, the declarer leading."""
-        self.deals.append(self._deal_record("replayed", "kiz_one_each"))
-        contract, trump, rules = self.contract, self.trump, self.rules
-        redeals, penalty_only = self.redeals + 1, self.penalty_only
-        self._start_hand(self.hand_index)
-        self.redeals, self.penalty_only = redeals, penalty_only
-        self._reset_phase_facts()
-        self.contract, self.trump, self.rules = contract, trump, rules
-        self.phase = PHASE_PLAY
-        if events is not None:
-            events.append(
-                {
-                    "type": "replayed",
-                    "hand": self.hand_index,
-                    "reason": "kiz_one_each",
-                    "deal": self.deal_no,
-                }
-            )
 
     # ------------------------------------------------------------------ serialised form
 
@@ -920,5 +804,6 @@ __all__ = [
 ]
 
 
-# The serialised form needs MatchState and new_match: imported once they exist.
-from . import stored  # noqa: E402
+# The phased steps and the serialised form need MatchState and new_match: imported once they
+# exist.
+from . import phased, stored  # noqa: E402

@@ -324,8 +324,10 @@ class TraditionalRuleset(Ruleset):
         if events is not None:
             events.append({"type": "call", "hand": state.hand_index, "seat": seat, "call": word})
         if word == "redeal":
+            from . import phased  # (it imports match.py, which loads this module first)
+
             reason = REASON_RIFKI if state.phase == PHASE_REDEAL_OFFER else REASON_KUPA
-            state.redeal(seat, reason, events)
+            phased.redeal(state, seat, reason, events)
             return
         state.answers.append(word)
         if word == "king":
