@@ -8,7 +8,8 @@ One state object covers every phase, in the manner of OpenSpiel's game states:
   first trick, each trick's winner leads the next; cards must obey the hand's ``HandRules``;
 * ``over`` — after the last hand. Highest total wins; every player on the top total is a
   winner. A player who forfeited never wins: ``match_winners(totals, forfeits)`` is the rule
-  (the engine knows no forfeits; the match layer passes them). The rule lives in
+  (the match layer passes the forfeits; phased rulesets also keep them as marks, ``forfeit``,
+  because they change King detection). The rule lives in
   ``king_message.winners``, beside the finished-match message, so the rating service applies it
   without loading the engine; it is re-exported here.
 
@@ -159,6 +160,8 @@ class MatchState:
         "end_reason",
         "first",
         "forced",
+        "forfeit_at",
+        "forfeits",
         "hand_index",
         "hand_points",
         "hands",
@@ -222,6 +225,8 @@ class MatchState:
     redeals: int  # redeals and replays of the current hand slot
     end_reason: str | None  # played_out, king, king_failed once over
     king_seat: int  # the King maker (or failed announcer), -1: none
+    forfeits: tuple[int, ...]  # seats that lost on time or resigned, in the order they left
+    forfeit_at: tuple[int, ...]  # for each, the version (moves applied) when it was marked
     # Phase facts of phased rulesets (traditional):
     forced: bool  # the declarer's choice in this deal was its only allowed move
     penalty_only: bool  # this slot was redealt on a Rıfkı/Kupa request: penalties only
@@ -257,6 +262,8 @@ class MatchState:
         state.redeals = 0
         state.end_reason = None
         state.king_seat = -1
+        state.forfeits = ()
+        state.forfeit_at = ()
         state.forced = False
         state.penalty_only = False
         state.asked = ()
@@ -392,20 +399,22 @@ class MatchState:
         ``end_reason`` (``played_out``, ``king``, ``king_failed``), ``king_seat``, ``totals``,
         ``outcome`` (per seat ``cikar``/``batar`` for rulesets with outcome labels, else
         None), ``winners``, ``places`` (1..4 by seat) and the ``score_sheet``. ``forfeits`` are
-        the seats that lost on time or resigned, in the order they left (only the match layer
-        knows them): they never win and are placed last.
+        the seats that lost on time or resigned, in the order they left (default: the state's
+        own marks, ``forfeit``): they never win and are placed last, after a King end too
+        (§4.5).
         """
+        forfeits = forfeits or self.forfeits
         totals = self.totals[:]
         labels = self.ruleset.outcome_labels
         king = self.king_seat
         reason = self.end_reason or ("played_out" if self.is_over else None)
         outcome: list[str] | None = None
         if reason == "king":
-            winners = [king]
-            places = [1 if seat == king else 2 for seat in range(4)]
+            winners = [king]  # (a forfeited seat never makes King)
+            places = placements([1 if seat == king else 0 for seat in range(4)], forfeits)
         elif reason == "king_failed":
-            winners = [seat for seat in range(4) if seat != king]
-            places = [4 if seat == king else 1 for seat in range(4)]
+            winners = [seat for seat in range(4) if seat != king and seat not in forfeits]
+            places = placements([0 if seat == king else 1 for seat in range(4)], forfeits)
         elif labels is not None:
             winners = [s for s in range(4) if totals[s] >= 0 and s not in forfeits]
             places = placements(totals, forfeits)
@@ -425,13 +434,30 @@ class MatchState:
         }
 
     def winners(self) -> list[int]:
-        """Every seat on the top total (only meaningful once the match is over). The engine
-        knows no forfeits: a match with forfeits asks ``match_winners(totals, forfeits)``."""
-        return match_winners(self.totals)
+        """Every seat on the top total but the forfeited ones (only meaningful once the match
+        is over). Only phased rulesets keep forfeit marks (``forfeit``): a plain match with
+        forfeits asks ``match_winners(totals, forfeits)``."""
+        return match_winners(self.totals, self.forfeits)
 
     def played_by(self, seat: int) -> list[int]:
         """The cards ``seat`` has played in this hand, in order."""
         return [p & 63 for p in self.plays if p >> 6 == seat]
+
+    # ------------------------------------------------------------------ forfeits
+
+    def forfeit(self, seat: int) -> None:
+        """Mark ``seat`` as forfeited (lost on time or resigned; a bot plays on for it) from
+        this point of the move sequence (traditional §4.5): its tricks never make King, its
+        only answer to the King announcement is ``pass``, an announcer who forfeits fails at
+        the next trick's end, and ``result`` places it last. Marking again, or once the match
+        is over, changes nothing. Plain rulesets have no King and their format-1 bytes no room
+        for marks: for them it is a no-op (the match layer keeps their forfeits)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+            raise BadInput("bad_seat", f"seat {seat!r} is not 0..3")
+        if not self.ruleset.phased or self.phase == PHASE_OVER or seat in self.forfeits:
+            return
+        self.forfeits += (seat,)
+        self.forfeit_at += (self.version,)
 
     # ------------------------------------------------------------------ checked path
 

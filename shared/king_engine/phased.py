@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .errors import IllegalMove
 from .match import (
+    PHASE_ANNOUNCE,
     PHASE_NAMES,
     PHASE_OVER,
     PHASE_PLAY,
@@ -156,6 +157,8 @@ def check_call(state: MatchState, seat: int, move: Call) -> None:
     if word in [str(call) for call in state.legal_calls()]:
         return
     phase = state.phase
+    if word == "king" and phase == PHASE_ANNOUNCE and seat in state.forfeits:
+        raise IllegalMove("seat_forfeited", f"seat {seat} forfeited: its bot answers pass")
     if word == "redeal" and phase in (PHASE_REDEAL_OFFER, PHASE_PLAY) and state.ruleset.phased:
         raise IllegalMove(
             "not_eligible_for_redeal",
