@@ -44,7 +44,8 @@ class IllegalMove(KingError):
     (with ``details["reason"]``: ``quota``, ``cap`` or ``trump_quota``), ``trump_required``,
     ``trump_not_allowed``; in ``traditional`` a refused contract has its own code
     (``contract_cap_reached``, ``no_penalty_picks_left``, ``no_koz_picks_left``, ``koz_not_yet``,
-    ``penalty_required_after_redeal``) and a refused ``redeal`` ``not_eligible_for_redeal``.
+    ``penalty_required_after_redeal``), a refused ``redeal`` ``not_eligible_for_redeal`` and
+    a forfeited seat's ``king`` ``seat_forfeited``.
     """
 
 
@@ -76,6 +77,7 @@ CODES = (
     "koz_not_yet",
     "penalty_required_after_redeal",
     "not_eligible_for_redeal",
+    "seat_forfeited",  # a forfeited seat announcing King (§4.5)
 )
 
 # The rules a card can break, reported as details["rule"] of an ``illegal_card`` error.

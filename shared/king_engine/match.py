@@ -8,7 +8,8 @@ One state object covers every phase, in the manner of OpenSpiel's game states:
   first trick, each trick's winner leads the next; cards must obey the hand's ``HandRules``;
 * ``over`` — after the last hand. Highest total wins; every player on the top total is a
   winner. A player who forfeited never wins: ``match_winners(totals, forfeits)`` is the rule
-  (the engine knows no forfeits; the match layer passes them). The rule lives in
+  (the match layer passes the forfeits; phased rulesets also keep them as marks, ``forfeit``,
+  because they change King detection). The rule lives in
   ``king_message.winners``, beside the finished-match message, so the rating service applies it
   without loading the engine; it is re-exported here.
 
@@ -20,7 +21,9 @@ recomputed from the hand index. Plain rulesets declare hand ``h`` by seat
 
 Phased rulesets (``Ruleset.phased``, such as ``traditional``) add phases between contract and
 play (``redeal_offer``, ``announce``), moves of their own (``Call``: redeal, keep, king, pass)
-and ends of their own (the King feat); the ruleset's hooks decide them, this class runs them.
+and ends of their own (the King feat); the ruleset's hooks decide them and ``phased.py``
+carries them out, so this module keeps the common core (the state, the contract choice, trick
+play, the plain rulesets' hand ends).
 
 Two ways in:
 
@@ -157,6 +160,8 @@ class MatchState:
         "end_reason",
         "first",
         "forced",
+        "forfeit_at",
+        "forfeits",
         "hand_index",
         "hand_points",
         "hands",
@@ -220,6 +225,8 @@ class MatchState:
     redeals: int  # redeals and replays of the current hand slot
     end_reason: str | None  # played_out, king, king_failed once over
     king_seat: int  # the King maker (or failed announcer), -1: none
+    forfeits: tuple[int, ...]  # seats that lost on time or resigned, in the order they left
+    forfeit_at: tuple[int, ...]  # for each, the version (moves applied) when it was marked
     # Phase facts of phased rulesets (traditional):
     forced: bool  # the declarer's choice in this deal was its only allowed move
     penalty_only: bool  # this slot was redealt on a Rıfkı/Kupa request: penalties only
@@ -255,6 +262,8 @@ class MatchState:
         state.redeals = 0
         state.end_reason = None
         state.king_seat = -1
+        state.forfeits = ()
+        state.forfeit_at = ()
         state.forced = False
         state.penalty_only = False
         state.asked = ()
@@ -390,20 +399,22 @@ class MatchState:
         ``end_reason`` (``played_out``, ``king``, ``king_failed``), ``king_seat``, ``totals``,
         ``outcome`` (per seat ``cikar``/``batar`` for rulesets with outcome labels, else
         None), ``winners``, ``places`` (1..4 by seat) and the ``score_sheet``. ``forfeits`` are
-        the seats that lost on time or resigned, in the order they left (only the match layer
-        knows them): they never win and are placed last.
+        the seats that lost on time or resigned, in the order they left (default: the state's
+        own marks, ``forfeit``): they never win and are placed last, after a King end too
+        (§4.5).
         """
+        forfeits = forfeits or self.forfeits
         totals = self.totals[:]
         labels = self.ruleset.outcome_labels
         king = self.king_seat
         reason = self.end_reason or ("played_out" if self.is_over else None)
         outcome: list[str] | None = None
         if reason == "king":
-            winners = [king]
-            places = [1 if seat == king else 2 for seat in range(4)]
+            winners = [king]  # (a forfeited seat never makes King)
+            places = placements([1 if seat == king else 0 for seat in range(4)], forfeits)
         elif reason == "king_failed":
-            winners = [seat for seat in range(4) if seat != king]
-            places = [4 if seat == king else 1 for seat in range(4)]
+            winners = [seat for seat in range(4) if seat != king and seat not in forfeits]
+            places = placements([0 if seat == king else 1 for seat in range(4)], forfeits)
         elif labels is not None:
             winners = [s for s in range(4) if totals[s] >= 0 and s not in forfeits]
             places = placements(totals, forfeits)
@@ -423,13 +434,30 @@ class MatchState:
         }
 
     def winners(self) -> list[int]:
-        """Every seat on the top total (only meaningful once the match is over). The engine
-        knows no forfeits: a match with forfeits asks ``match_winners(totals, forfeits)``."""
-        return match_winners(self.totals)
+        """Every seat on the top total but the forfeited ones (only meaningful once the match
+        is over). Only phased rulesets keep forfeit marks (``forfeit``): a plain match with
+        forfeits asks ``match_winners(totals, forfeits)``."""
+        return match_winners(self.totals, self.forfeits)
 
     def played_by(self, seat: int) -> list[int]:
         """The cards ``seat`` has played in this hand, in order."""
         return [p & 63 for p in self.plays if p >> 6 == seat]
+
+    # ------------------------------------------------------------------ forfeits
+
+    def forfeit(self, seat: int) -> None:
+        """Mark ``seat`` as forfeited (lost on time or resigned; a bot plays on for it) from
+        this point of the move sequence (traditional §4.5): its tricks never make King, its
+        only answer to the King announcement is ``pass``, an announcer who forfeits fails at
+        the next trick's end, and ``result`` places it last. Marking again, or once the match
+        is over, changes nothing. Plain rulesets have no King and their format-1 bytes no room
+        for marks: for them it is a no-op (the match layer keeps their forfeits)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+            raise BadInput("bad_seat", f"seat {seat!r} is not 0..3")
+        if not self.ruleset.phased or self.phase == PHASE_OVER or seat in self.forfeits:
+            return
+        self.forfeits += (seat,)
+        self.forfeit_at += (self.version,)
 
     # ------------------------------------------------------------------ checked path
 
@@ -458,28 +486,11 @@ class MatchState:
             self._check_contract(seat, move)
             self.choose_contract(move.contract, move.trump, events)
         elif isinstance(move, Call):
-            self._check_call(seat, move)
+            phased.check_call(self, seat, move)
             self.call(move.word, events)
         else:
             raise BadInput("bad_move", f"{move!r} is not a move")
         return events
-
-    def _check_call(self, seat: int, move: Call) -> None:
-        word = move.word
-        if word in [str(call) for call in self.legal_calls()]:
-            return
-        phase = self.phase
-        if word == "redeal" and phase in (PHASE_REDEAL_OFFER, PHASE_PLAY) and self.ruleset.phased:
-            raise IllegalMove(
-                "not_eligible_for_redeal",
-                f"seat {seat} may not ask for a redeal now",
-                redeals=self.redeals,
-            )
-        raise IllegalMove(
-            "wrong_phase",
-            f"{word!r} is not a move of the {PHASE_NAMES[phase]} phase",
-            phase=PHASE_NAMES[phase],
-        )
 
     def _check_card(self, seat: int, card: int) -> None:
         if self.phase != PHASE_PLAY:
@@ -550,45 +561,6 @@ class MatchState:
             self.log.append(CALL_ACTION_BASE + CALL_WORDS.index(word))
         self.version += 1
         self.ruleset.on_call(self, word, events)  # type: ignore[attr-defined]
-
-    def redeal(self, asked_by: int, reason: str, events: list[Event] | None) -> None:
-        """Throw the current deal away on a request (traditional §3.5): nothing is scored or
-        used, the same declarer chooses again among penalties on the next deal."""
-        self.deals.append(
-            DealRecord(
-                len(self.deals),
-                self.hand_index,
-                self.contract,
-                self.trump,
-                "redealt",
-                asked_by,
-                reason,
-                tuple(self.answers),
-            )
-        )
-        self.usage.unrecord(self.declarer, self.contract, self.trump)
-        redeals = self.redeals + 1
-        self._start_hand(self.hand_index)
-        self.redeals = redeals
-        self.penalty_only = True
-        self._reset_phase_facts()
-        if events is not None:
-            events.append(
-                {
-                    "type": "redealt",
-                    "hand": self.hand_index,
-                    "seat": asked_by,
-                    "reason": reason,
-                    "deal": self.deal_no,
-                }
-            )
-
-    def _reset_phase_facts(self) -> None:
-        self.forced = False
-        self.asked = ()
-        self.answers = []
-        self.announcer = -1
-        self.runs = [0, 0, 0, 0]
 
     def choose_contract(
         self, contract: int, trump: int = NO_TRUMP, events: list[Event] | None = None
@@ -689,7 +661,7 @@ class MatchState:
         if self.ruleset.phased:
             ended = self.ruleset.on_trick(self, winner)  # type: ignore[attr-defined]
             if ended is not None:
-                self._end_on_king(ended, events)
+                phased.end_on_king(self, ended, events)
                 return
         early = rules.early_end_mask
         if self.trick_no == TRICKS_PER_HAND or (early and self.earlier & early == early):
@@ -700,50 +672,10 @@ class MatchState:
         deal = len(self.deals)
         return None if deal == self.hand_index else deal
 
-    def _end_on_king(self, reason: str, events: list[Event] | None) -> None:
-        """The King feat (or the announced King's failure) ends hand and match (§4)."""
+    def _score_hand(self, events: list[Event] | None, partial: bool = False) -> None:
+        """Put the hand on the score sheet and add its points to the totals (before the deal
+        is recorded: the sheet line names the deal under way)."""
         points = self.hand_points
-        record = HandRecord(
-            self.hand_index,
-            self.declarer,
-            self.contract,
-            self.trump,
-            (points[0], points[1], points[2], points[3]),
-            self.trick_no,
-            self._deal_field(),
-            True,
-        )
-        self.sheet.append(record)
-        self.deals.append(self._deal_record("played"))
-        for seat in range(4):
-            self.totals[seat] += points[seat]
-        self.end_reason = reason
-        self.phase = PHASE_OVER
-        self.turn = -1
-        if events is not None:
-            events.append({"type": "hand_scored", **record.to_dict(), "totals": self.totals[:]})
-            events.append({"type": "match_over", **self.result()})
-
-    def _deal_record(self, ended: str, reason: str | None = None) -> DealRecord:
-        points = self.hand_points
-        return DealRecord(
-            len(self.deals),
-            self.hand_index,
-            self.contract,
-            self.trump,
-            ended,
-            None,
-            reason,
-            tuple(self.answers),
-            (points[0], points[1], points[2], points[3]) if ended == "replayed" else None,
-        )
-
-    def _finish_hand(self, events: list[Event] | None) -> None:
-        points = self.hand_points
-        phased = self.ruleset.phased
-        if phased and self.ruleset.replays(self):  # type: ignore[attr-defined]
-            self._replay_hand(events)
-            return
         record = HandRecord(
             self.hand_index,
             (self.first + self.hand_index) & 3,
@@ -752,57 +684,35 @@ class MatchState:
             (points[0], points[1], points[2], points[3]),
             self.trick_no,
             self._deal_field(),
+            partial,
         )
         self.sheet.append(record)
-        self.deals.append(
-            self._deal_record("played")
-            if phased
-            else DealRecord(self.hand_index, self.hand_index, self.contract, self.trump, "played")
-        )
         totals = self.totals
         for seat in range(4):
             totals[seat] += points[seat]
         if events is not None:
             events.append({"type": "hand_scored", **record.to_dict(), "totals": totals[:]})
+
+    def _finish_hand(self, events: list[Event] | None) -> None:
+        """The hand is played: score it, then the next hand or the end of the match."""
+        if self.ruleset.phased:
+            phased.finish_hand(self, events)
+            return
+        self._score_hand(events)
+        self.deals.append(
+            DealRecord(self.hand_index, self.hand_index, self.contract, self.trump, "played")
+        )
         if self.hand_index + 1 == self.num_hands:
             self.phase = PHASE_OVER
             self.turn = -1
-            if phased:
-                self.end_reason = "played_out"
             if events is not None:
-                over: Event = {"type": "match_over", "totals": totals[:], "winners": self.winners()}
-                if phased:
-                    over.update(self.result())
-                events.append(over)
+                events.append(
+                    {"type": "match_over", "totals": self.totals[:], "winners": self.winners()}
+                )
             return
         self._start_hand(self.hand_index + 1)
-        if phased:
-            self.redeals = 0
-            self.penalty_only = False
-            self._reset_phase_facts()
         if events is not None:
             events.append({"type": "hand_started", "hand": self.hand_index, "declarer": self.turn})
-
-    def _replay_hand(self, events: list[Event] | None) -> None:
-        """The Kız replay (traditional §3.6): the deal is cancelled, the same contract is
-        played again on the next deal, the declarer leading."""
-        self.deals.append(self._deal_record("replayed", "kiz_one_each"))
-        contract, trump, rules = self.contract, self.trump, self.rules
-        redeals, penalty_only = self.redeals + 1, self.penalty_only
-        self._start_hand(self.hand_index)
-        self.redeals, self.penalty_only = redeals, penalty_only
-        self._reset_phase_facts()
-        self.contract, self.trump, self.rules = contract, trump, rules
-        self.phase = PHASE_PLAY
-        if events is not None:
-            events.append(
-                {
-                    "type": "replayed",
-                    "hand": self.hand_index,
-                    "reason": "kiz_one_each",
-                    "deal": self.deal_no,
-                }
-            )
 
     # ------------------------------------------------------------------ serialised form
 
@@ -920,5 +830,6 @@ __all__ = [
 ]
 
 
-# The serialised form needs MatchState and new_match: imported once they exist.
-from . import stored  # noqa: E402
+# The phased steps and the serialised form need MatchState and new_match: imported once they
+# exist.
+from . import phased, stored  # noqa: E402

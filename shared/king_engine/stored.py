@@ -6,7 +6,8 @@ the score sheet (contract byte, tricks played, four int16 points per hand). Tric
 cards and usage are replayed on load.
 
 Format 2 (phased rulesets such as ``traditional``): the options, the match key and every move
-of the match, replayed on load, then the facts the replay must reach again (``_encode_v2``).
+of the match, replayed on load, then the facts the replay must reach again and the forfeit
+marks, each applied again where it fell in the move sequence (``_encode_v2``).
 
 A state that does not decode, or whose stored facts the replay does not reach, raises
 ``BadInput("bad_state")``: a stored state is never trusted.
@@ -108,7 +109,10 @@ def _encode_v2(state: MatchState) -> bytes:
     options (one byte each: the index of its value in the ruleset's ``option_specs``), the
     match key, every move of the match as a varint action id (room for any ruleset's moves),
     then the facts the replay must reach again: the deals (hand slot and how each ended), the
-    end reason, the King seat and the first declarer. Loading replays the moves."""
+    end reason, the King seat and the first declarer. Last, only if a seat forfeited (so a
+    state without forfeits has the bytes it always had): their number, then for each the seat
+    and, as a varint, the number of moves before it. Loading replays the moves, marking each
+    forfeit at its place (it changes later King detection)."""
     if state.dealer is not deal_hand:
         raise BadInput("bad_state", "a state on forced deals (a test's) is not serialisable")
     ruleset = state.ruleset
@@ -124,6 +128,10 @@ def _encode_v2(state: MatchState) -> bytes:
     parts.append(_varint(len(state.deals)))
     parts.extend(bytes((deal.hand, _ENDED.index(deal.ended))) for deal in state.deals)
     parts.append(bytes((_END_REASONS.index(state.end_reason), state.king_seat & 0xFF, state.first)))
+    if state.forfeits:
+        parts.append(bytes((len(state.forfeits),)))
+        for seat, at in zip(state.forfeits, state.forfeit_at, strict=True):
+            parts.append(bytes((seat,)) + _varint(at))
     return b"".join(parts)
 
 
@@ -146,11 +154,10 @@ def _decode_v2(view: memoryview) -> MatchState:
     except ConfigError as exc:
         raise BadInput("bad_state", f"stored set-up is not valid: {exc.message}") from exc
     n_moves, offset = _read_varint(view, offset)
+    actions = []
     for _ in range(n_moves):
         action, offset = _read_varint(view, offset)
-        if action not in state.legal_actions():
-            raise BadInput("bad_state", "serialised moves do not replay")
-        state.apply_action(action)
+        actions.append(action)
     n_deals, offset = _read_varint(view, offset)
     deals = []
     for _ in range(n_deals):
@@ -158,8 +165,34 @@ def _decode_v2(view: memoryview) -> MatchState:
         offset += 2
     end, king, first = view[offset], view[offset + 1], view[offset + 2]
     offset += 3
+    marks: list[tuple[int, int]] = []  # (moves before it, seat)
+    if offset < len(view):
+        n_marks = view[offset]
+        offset += 1
+        for _ in range(n_marks):
+            seat = view[offset]
+            if seat > 3:
+                raise BadInput("bad_state", f"forfeit mark of seat {seat}")
+            at, offset = _read_varint(view, offset + 1)
+            marks.append((at, seat))
+        if not marks or marks != sorted(marks, key=lambda mark: mark[0]):
+            raise BadInput("bad_state", "the forfeit marks are not in move order")
+    pending = iter(marks)
+    mark = next(pending, None)
+    for index, action in enumerate(actions):
+        while mark is not None and mark[0] == index:
+            state.forfeit(mark[1])
+            mark = next(pending, None)
+        if action not in state.legal_actions():
+            raise BadInput("bad_state", "serialised moves do not replay")
+        state.apply_action(action)
+    while mark is not None and mark[0] == n_moves:
+        state.forfeit(mark[1])
+        mark = next(pending, None)
     if (
         offset != len(view)
+        or state.forfeits != tuple(seat for _at, seat in marks)
+        or state.forfeit_at != tuple(at for at, _seat in marks)
         or deals != [(d.hand, d.ended) for d in state.deals]
         or _END_REASONS[end] != state.end_reason
         or king != state.king_seat & 0xFF

@@ -313,7 +313,7 @@ class TraditionalRuleset(Ruleset):
         if phase == PHASE_REDEAL_OFFER:
             return ["redeal", "keep"] if self.may_redeal(state, seat) else ["keep"]
         if phase == PHASE_ANNOUNCE:
-            return ["king", "pass"]
+            return ["pass"] if seat in state.forfeits else ["king", "pass"]  # §4.5
         if phase == PHASE_PLAY_ and self.may_redeal(state, seat):
             return ["redeal"]
         return []
@@ -324,8 +324,10 @@ class TraditionalRuleset(Ruleset):
         if events is not None:
             events.append({"type": "call", "hand": state.hand_index, "seat": seat, "call": word})
         if word == "redeal":
+            from . import phased  # (it imports match.py, which loads this module first)
+
             reason = REASON_RIFKI if state.phase == PHASE_REDEAL_OFFER else REASON_KUPA
-            state.redeal(seat, reason, events)
+            phased.redeal(state, seat, reason, events)
             return
         state.answers.append(word)
         if word == "king":
@@ -344,13 +346,20 @@ class TraditionalRuleset(Ruleset):
         if state.contract != TRUMP:
             return None
         if state.options["king_feat"] == "plain":
-            if state.tricks_taken[winner] >= KING_TOTAL or runs[winner] >= KING_RUN:
+            if (
+                state.tricks_taken[winner] >= KING_TOTAL or runs[winner] >= KING_RUN
+            ) and winner not in state.forfeits:  # §4.5: a forfeited seat's tricks never count
                 state.king_seat = winner
                 return "king"
             return None
         a = state.announcer
         if a < 0:
             return None
+        if a in state.forfeits:
+            # §4.5 with §4.6.4: a forfeited announcer can no longer make King, so the first
+            # trick completed after the forfeit ends the match as its failure.
+            state.king_seat = a
+            return "king_failed"
         won, run, left = state.tricks_taken[a], runs[a], 13 - state.trick_no
         if won >= KING_TOTAL or run >= KING_RUN:
             state.king_seat = a

@@ -197,7 +197,7 @@ def build(
     finished = ""
     if change.finished is not None:
         moves = prior_moves + bytes(change.moves)
-        change.finished = with_fairness(change.finished, fairness.transcript(record, moves))
+        change.finished = with_fairness(change.finished, fairness.transcript(record, moves, state))
         finished = change.finished.to_json()
     entries = eventcodec.stamp(change.events, change.next_version, record.seq)
     trim = ""

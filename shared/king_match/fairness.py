@@ -17,7 +17,14 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, Final
 
-from king_engine import CONTRACTS, DealRecord, format_card, move_of_action, new_match
+from king_engine import (
+    CONTRACTS,
+    DealRecord,
+    MatchState,
+    format_card,
+    move_of_action,
+    new_match,
+)
 from king_engine import deal as kingdeal
 from king_engine.moves import ChooseContract, PlayCard
 
@@ -50,15 +57,22 @@ def match_key(record: MatchRecord) -> bytes:
     return kingdeal.match_key(record.match_id, bytes.fromhex(record.server_seed), seeds)
 
 
-def transcript(record: MatchRecord, moves: bytes) -> dict[str, Any]:
-    """The full transcript of an ended match (the caller checks that it has ended)."""
+def transcript(
+    record: MatchRecord, moves: bytes, final: MatchState | None = None
+) -> dict[str, Any]:
+    """The full transcript of an ended match (the caller checks that it has ended). ``final``
+    is the match's state at its end: its forfeit marks are replayed where they were made (a
+    mark changes what the later moves do in ``traditional``)."""
     seats = record.seats
     hands: list[dict[str, Any]] = []
     first_declarer = 0
+    marks = list(zip(final.forfeit_at, final.forfeits, strict=True)) if final else []
     if all(seat is not None for seat in seats) and record.started_ms is not None:
         state = new_match(record.ruleset, record.hands, match_key(record), record.options)
         current: dict[str, Any] | None = None
         for seat, action in decode_moves(moves):
+            while marks and marks[0][0] <= state.version:
+                state.forfeit(marks.pop(0)[1])
             if current is None or current["deal"] != state.deal_no:
                 current = {
                     "hand": state.hand_index,

@@ -286,6 +286,8 @@ def forfeit(change: Change, seat: int, reason: str, when_ms: int) -> None:
     entry.forfeited = True
     entry.left_at_ms = when_ms
     record.forfeits.append(seat)
+    if change.state is not None:
+        change.state.forfeit(seat)  # the engine's mark: no King for the seat, a forced pass
     change.emit({"type": "player_forfeited", "seat": seat, "reason": reason})
     still_playing = [
         s for s in record.seats if s is not None and not s.server_bot and not s.forfeited

@@ -129,12 +129,12 @@ class MatchStore:
 
     def transcript(self, match_id: str) -> dict[str, Any]:
         """The fairness transcript; only once the match has ended (else ``match_not_over``)."""
-        record, _ = self.load(match_id)
+        record, state = self.load(match_id)
         if not record.ended:
             raise MatchError(
                 "match_not_over", "the deal's seeds are revealed only when the match has ended"
             )
-        return fairness.transcript(record, self.moves(record.match_id))
+        return fairness.transcript(record, self.moves(record.match_id), state)
 
     @contextmanager
     def following(self, match_id: str) -> Iterator[None]:

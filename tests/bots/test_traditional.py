@@ -145,6 +145,17 @@ def test_a_certain_king_is_announced_and_made(level: str) -> None:
 
 
 @pytest.mark.parametrize("level", list(POLICIES))
+def test_a_forfeited_seats_bot_passes_even_a_certain_king(level: str) -> None:
+    """§4.5: the same certain hand, but its seat has forfeited: its bot may only pass."""
+    state = deal_match(suit_deal("CSDH"), ANNOUNCED)
+    state.apply(2, parse_move("trump:D"))
+    state.forfeit(2)
+    view = view_for(state, 2)
+    assert view.calls == ("pass",)
+    assert POLICIES[level].decide(view, 5) == Call("pass")
+
+
+@pytest.mark.parametrize("level", list(POLICIES))
 def test_an_uncertain_hand_passes_the_announcement(level: str) -> None:
     """A Koz hand from the vector key: nobody holds a guaranteed King, so all four pass."""
     state = new_match("traditional", 20, VECTOR_KEY, ANNOUNCED)

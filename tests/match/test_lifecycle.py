@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import pytest
 
-from king_engine import IllegalMove
-from king_match import lifecycle, seating
+from king_engine import IllegalMove, MatchState
+from king_match import fairness, lifecycle, seating
 from king_match.errors import MatchError
 from king_match.lifecycle import Change, Player, fallback_move, no_outages
 from king_match.settings import ClockSettings
@@ -387,6 +387,43 @@ def test_a_live_player_who_resigns_is_replaced_by_a_bot() -> None:
     assert change.record.status == "active"
     assert change.record.deadline_ms == T0 + 150_000  # not their turn: the clock is as it was
     assert change.jobs == []
+
+
+def test_a_forfeit_marks_the_engine_state_of_a_phased_match() -> None:
+    """RULES-traditional.md §4.5 needs the engine to know the forfeit: the mark is in the
+    state, survives its bytes, and the transcript's replay makes it where it was made."""
+    record = seating.new_table(
+        PLAYERS[0], T0, mode="live", ruleset="traditional", hands=20, level=None, seat=None,
+        match_id=None,
+    )  # fmt: skip
+    change = Change(record, None, T0, clocks=ClockSettings())
+    for player in PLAYERS:
+        seating.join(change, player, None, SEED, "client")
+    assert change.state is not None
+    for step in range(30):
+        seat = change.state.current_player
+        lifecycle.apply_move(change, seat, fallback_move(change.state, seat, f"a{step}"))
+    other = (mover(change) + 1) % 4
+    lifecycle.resign(change, PLAYERS[other])
+    assert change.state.forfeits == (other,) and change.state.forfeit_at == (30,)
+    assert MatchState.from_bytes(change.state.to_bytes()).forfeits == (other,)
+    step = 0
+    while not change.record.ended:
+        seat = change.state.current_player
+        lifecycle.apply_move(change, seat, fallback_move(change.state, seat, f"b{step}"))
+        step += 1
+    assert change.finished is not None
+    assert change.finished.players[other].place == 4 and change.finished.players[other].forfeited
+    replayed = fairness.transcript(change.record, bytes(change.moves), change.state)
+    assert replayed["hands"] and replayed["first_declarer"] == change.state.first
+
+
+def test_a_forfeit_leaves_a_plain_match_state_as_it_was() -> None:
+    change = live_match()
+    assert change.state is not None
+    before = change.state.to_bytes()
+    lifecycle.resign(change, PLAYERS[(mover(change) + 1) % 4])
+    assert change.state.to_bytes() == before
 
 
 def test_when_the_last_human_leaves_a_live_match_it_is_abandoned() -> None:

@@ -66,8 +66,11 @@ def decide_call(view: SeatView, level: str, rng: random.Random) -> Call:
     The Kupa request comes during play instead: ``Policy`` asks ``wants_redeal`` and plays a
     card when the answer is no."""
     if view.phase == PHASE_ANNOUNCE:
+        # A forfeited seat's bot may only pass (§4.5): "king" is then not among the calls.
         leads = view.seat == view.declarer
-        return KING if certain_king(view.hand, view.trump, leads) else PASS
+        if "king" in view.calls and certain_king(view.hand, view.trump, leads):
+            return KING
+        return PASS
     if "redeal" in view.calls and wants_redeal(level, rng):
         return REDEAL
     return KEEP
