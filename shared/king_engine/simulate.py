@@ -188,5 +188,8 @@ def state_from_view(view: SeatView, hands: Sequence[int]) -> MatchState:
         for trick in view.tricks:
             for _seat, card in trick.plays:
                 state.play_card(card)
+    if view.facts is not None:
+        for seat in view.facts.forfeits:  # their tricks make no King in the simulation either
+            state.forfeit(seat)
     state.version = view.version
     return state

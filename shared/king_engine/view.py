@@ -59,6 +59,7 @@ class PhaseFacts:
     announcer: int  # -1: nobody announced King
     runs: tuple[int, int, int, int]
     deals: tuple[DealRecord, ...]  # the thrown-away deals of this match (redealt/replayed)
+    forfeits: tuple[int, ...] = ()  # seats that lost on time or resigned (a bot plays them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +189,8 @@ class SeatView:
             ),
             runs=list(facts.runs),  # tricks in a row up to the last, by seat (the King feat)
             deals=[d.to_dict() for d in facts.deals],
+            # (the API's top-level ``forfeits`` keeps its order of leaving; this is the engine's)
+            forfeited_seats=list(facts.forfeits),
         )
 
     @classmethod
@@ -255,6 +258,7 @@ def _facts_of(data: Mapping[str, Any]) -> PhaseFacts:
         announcer=int(announcer["seat"]) if announcer else -1,
         runs=_four(data["runs"]),
         deals=tuple(_deal_of(d) for d in data.get("deals") or []),
+        forfeits=tuple(int(s) for s in data.get("forfeited_seats", ())),
     )
 
 
@@ -393,6 +397,7 @@ def view_for(state: MatchState, seat: int) -> SeatView:
             announcer=state.announcer,
             runs=tuple(state.runs),  # type: ignore[arg-type]
             deals=tuple(d for d in state.deals if d.ended != "played"),
+            forfeits=state.forfeits,
         )
         extra = {
             "calls": tuple(str(c) for c in state.legal_calls()) if my_turn else (),

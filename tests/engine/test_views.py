@@ -80,3 +80,20 @@ def test_the_public_facts_of_a_phased_view_are_the_same_for_every_seat() -> None
     assert facts[0] is not None and all(f == facts[0] for f in facts)
     views = [view_for(state, seat) for seat in range(4)]
     assert len({v.hand for v in views}) == 4  # (each seat still sees only its own cards)
+
+
+def test_a_forfeit_is_a_public_fact_and_search_states_keep_it() -> None:
+    """Every seat sees who forfeited; the view's JSON keeps it, and a simulation state built
+    from the view marks the seat too (its tricks make no King there either)."""
+    from king_engine.simulate import state_from_view
+
+    rng = random.Random(5)
+    state = king_engine.new_match("traditional", 20, rng.randbytes(32))
+    for _ in range(9):
+        state.apply(state.current_player, rng.choice(state.legal_moves()))
+    state.forfeit(3)
+    views = [view_for(state, seat) for seat in range(4)]
+    assert all(v.facts is not None and v.facts.forfeits == (3,) for v in views)
+    round_trips(state)
+    hands = list(state.hands)
+    assert state_from_view(views[0], hands).forfeits == (3,)
