@@ -12,7 +12,7 @@ The message is plain JSON so that neither side needs the other's code::
       "match_id": "6f1c...",            # UUID, the idempotency key
       "mode": "live" | "computer",
       "ranked": true,
-      "ruleset": "classic",
+      "ruleset": "standard",            # one of rulesets.RATED_RULESETS
       "hands": 20,                      # 8, 12 or 20
       "started_at": "2026-12-01T10:00:00Z",
       "ended_at": "2026-12-01T10:40:00Z",
@@ -26,12 +26,18 @@ The message is plain JSON so that neither side needs the other's code::
       "fairness": {...}                 # the deal transcript, opaque here
     }
 
-Places are competition ranks (equal totals share a place, e.g. 1, 1, 3, 4). A player who
-forfeited (lost on time or resigned) is placed below every player who did not; ``forfeit_order``
-counts forfeits from 1 (the first to leave has 1) and ``left_at`` is when they left. The
-winners (``FinishedMatch.winners``) follow from the message by the one winners rule
-(``winners.match_winners``, which the engine uses too): the best total among the seats that did
-not forfeit.
+Places are the engine's places for the finished match, as competition ranks (a place shared by
+n seats skips the next n-1, e.g. 1, 1, 3, 4). They usually follow the totals, but not always:
+after a King in ``traditional`` the King maker is first and the other three share second (1, 2,
+2, 2) whatever the totals, and after a failed announced King the other three share first and the
+announcer is fourth (1, 1, 1, 4). So nothing here compares places with totals, and the ratings,
+the weekly points and the winners all follow the places. A player who forfeited (lost on time or
+resigned) is placed below every player who did not; ``forfeit_order`` counts forfeits from 1
+(the first to leave has 1) and ``left_at`` is when they left. The winners
+(``FinishedMatch.winners``) are the seats placed first that did not forfeit.
+
+``ruleset`` is the engine's name of the ruleset. Ratings are kept per ruleset, for the names in
+``rulesets.RATED_RULESETS``; the rating service refuses a rated match of any other ruleset.
 
 Only the standard library is used here, so any service (and any outside program) can build and
 check a message.
@@ -44,8 +50,6 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, TypeVar, cast
-
-from .winners import match_winners
 
 T = TypeVar("T")
 
@@ -222,9 +226,8 @@ class FinishedMatch:
 
     @property
     def winners(self) -> list[int]:
-        """The seats that won: the best total among the seats that did not forfeit."""
-        left = sorted((p for p in self.players if p.forfeited), key=lambda p: p.forfeit_order or 0)
-        return match_winners([p.total for p in self.players], [p.seat for p in left])
+        """The seats that won: those placed first that did not forfeit (none when all did)."""
+        return [p.seat for p in self.players if p.place == 1 and not p.forfeited]
 
     @property
     def is_rated(self) -> bool:

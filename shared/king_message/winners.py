@@ -1,8 +1,10 @@
-"""Who won a match, from the totals and the forfeits: the one rule for every place that names
-winners (the engine's match end, the match layer's events, the message, the rating archive).
+"""Who won a match played out on totals, from the totals and the forfeits: the rule the engine's
+match end and the match layer's events name winners by. The finished-match message and the
+rating archive name the seats placed first instead (``FinishedMatch.winners``), which is the
+same for a match decided by totals and also right after a King in ``traditional``.
 
-It lives here, beside the message, so that the rating service can apply it without loading the
-engine; the engine takes it from here (this package, like the engine, is standard library only).
+It lives here, beside the message, so that any side can apply it without loading the engine;
+the engine takes it from here (this package, like the engine, is standard library only).
 """
 
 from __future__ import annotations

@@ -40,8 +40,11 @@ def build_match(
     guests: Sequence[bool] = (False, False, False, False),
     match_id: str | None = None,
     fairness: dict[str, Any] | None = None,
+    ruleset: str = "standard",
+    totals: Sequence[int] | None = None,
 ) -> FinishedMatch:
-    """A valid message; totals follow the places (a better place has a higher total)."""
+    """A valid message; totals follow the places (a better place has a higher total) unless
+    given."""
     ended = ended_at or datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
     order = 0
     seats = []
@@ -57,7 +60,7 @@ def build_match(
                 name=player.title(),
                 is_bot=bot,
                 is_guest=guest,
-                total=100 - 10 * place,
+                total=100 - 10 * place if totals is None else totals[seat],
                 place=place,
                 forfeited=left,
                 forfeit_order=order if left else None,
@@ -68,7 +71,7 @@ def build_match(
         match_id=match_id or str(uuid.uuid4()),
         mode=mode,  # type: ignore[arg-type]
         ranked=ranked,
-        ruleset="classic",
+        ruleset=ruleset,
         hands=20,
         players=tuple(seats),
         started_at=format_utc(ended - timedelta(minutes=40)),
@@ -132,6 +135,33 @@ def query(url: str, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...
     with psycopg.connect(url) as conn:
         cursor = conn.execute(sql, params)
         return cursor.fetchall() if cursor.description else []
+
+
+def tables(url: str) -> dict[str, list[tuple[object, ...]]]:
+    """Every row ingestion writes, without the columns that only say when."""
+    return {
+        "players": query(url, "SELECT player_id, name, is_guest FROM players ORDER BY player_id"),
+        "ratings": query(
+            url,
+            "SELECT player_id, ruleset, rating, rated_matches, last_rated_at "
+            "FROM ratings ORDER BY player_id, ruleset",
+        ),
+        "matches": query(
+            url,
+            "SELECT match_id, mode, ranked, rated, ruleset, week, board_applied, fairness, "
+            "ended_at FROM matches ORDER BY match_id",
+        ),
+        "seats": query(url, "SELECT * FROM match_players ORDER BY match_id, seat"),
+        "history": query(
+            url,
+            "SELECT player_id, match_id, ruleset, rating_before, rating_after, delta, k, place, "
+            "rated_matches_before, "
+            "row_number() OVER (PARTITION BY player_id, ruleset ORDER BY seq) "
+            "FROM rating_history ORDER BY player_id, seq",
+        ),
+        "weeks": query(url, "SELECT * FROM weekly_scores ORDER BY week, ruleset, player_id"),
+        "final": query(url, "SELECT * FROM weekly_final ORDER BY week, ruleset, rank"),
+    }
 
 
 @pytest.fixture

@@ -22,12 +22,13 @@ from king_rating.batch import ingest_batch
 from king_rating.migrate import migrate
 from king_rating.store import Ingested, Store
 
-from .conftest import build_match, query, with_search_path
+from .conftest import build_match, query, tables, with_search_path
 
 pytestmark = pytest.mark.integration
 
 MIDWEEK = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 PEOPLE = ("ayse", "burak", "cem", "deniz", "elif", "fatma", "gul", "hakan")
+RULESETS = ("standard", "classic20", "traditional")
 
 
 @pytest.fixture
@@ -42,34 +43,10 @@ def other_url(database_url: str) -> Iterator[str]:
         conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
-def tables(url: str) -> dict[str, list[tuple[object, ...]]]:
-    """Every row ingestion writes, without the columns that only say when."""
-    return {
-        "players": query(
-            url,
-            "SELECT player_id, name, is_guest, rating, rated_matches, last_rated_at "
-            "FROM players ORDER BY player_id",
-        ),
-        "matches": query(
-            url,
-            "SELECT match_id, mode, ranked, rated, week, board_applied, fairness, ended_at "
-            "FROM matches ORDER BY match_id",
-        ),
-        "seats": query(url, "SELECT * FROM match_players ORDER BY match_id, seat"),
-        "history": query(
-            url,
-            "SELECT player_id, match_id, rating_before, rating_after, delta, k, place, "
-            "rated_matches_before, row_number() OVER (PARTITION BY player_id ORDER BY seq) "
-            "FROM rating_history ORDER BY player_id, seq",
-        ),
-        "weeks": query(url, "SELECT * FROM weekly_scores ORDER BY week, player_id"),
-    }
-
-
 def mixed_matches(seed: int, count: int) -> list[FinishedMatch]:
-    """Rated matches among few players (so a batch holds several of one player's matches),
-    some arriving out of end-time order, some in a frozen week, some unrated, renamed guests,
-    and copies of earlier messages."""
+    """Rated matches among few players (so a batch holds several of one player's matches) in
+    three rulesets, some arriving out of end-time order, some in a frozen week, some unrated,
+    renamed guests, and copies of earlier messages."""
     rng = random.Random(seed)
     messages: list[FinishedMatch] = []
     for index in range(count):
@@ -78,19 +55,22 @@ def mixed_matches(seed: int, count: int) -> list[FinishedMatch]:
             messages.append(rng.choice(messages))  # a duplicate delivery
             continue
         players = rng.sample(PEOPLE, 4)
-        places = rng.choice([(1, 2, 3, 4), (1, 1, 3, 4), (2, 1, 4, 3), (1, 2, 2, 4)])
+        # The last two: a King made and a King announced and failed (traditional's places).
+        places = rng.choice(
+            [(1, 2, 3, 4), (1, 1, 3, 4), (2, 1, 4, 3), (1, 2, 2, 4), (2, 1, 2, 2), (1, 4, 1, 1)]
+        )
         ended = MIDWEEK + timedelta(minutes=index)
         if roll < 0.25:
             ended = MIDWEEK - timedelta(hours=rng.randint(1, 40))  # late arrival, same week
         elif roll < 0.3:
             ended = MIDWEEK - timedelta(days=14)  # its week is frozen
-        kwargs: dict[str, object] = {}
+        kwargs: dict[str, object] = {"ruleset": rng.choice(RULESETS)}
         if 0.3 <= roll < 0.38:
-            kwargs = {"mode": "computer", "bots": (False, True, True, True)}
+            kwargs.update(mode="computer", bots=(False, True, True, True))
         elif 0.38 <= roll < 0.42:
-            kwargs = {"ranked": False}
+            kwargs.update(ranked=False)
         elif 0.42 <= roll < 0.46:
-            kwargs = {"guests": (True, False, False, False)}
+            kwargs.update(guests=(True, False, False, False))
         messages.append(build_match(players, places, ended_at=ended, **kwargs))  # type: ignore[arg-type]
     return messages
 
@@ -149,7 +129,7 @@ def test_duplicates_in_one_batch_count_once(store: Store, schema_url: str) -> No
     assert results == [Ingested.RATED, Ingested.DUPLICATE, Ingested.DUPLICATE]
     assert query(schema_url, "SELECT count(*) FROM rating_history") == [(4,)]
     assert query(schema_url, "SELECT sum(matches) FROM weekly_scores") == [(4,)]
-    assert query(schema_url, "SELECT sum(rated_matches) FROM players") == [(4,)]
+    assert query(schema_url, "SELECT sum(rated_matches) FROM ratings") == [(4,)]
 
 
 def test_a_players_matches_are_applied_in_batch_order(store: Store, schema_url: str) -> None:

@@ -57,7 +57,7 @@ def applied(url: str) -> tuple[int, int, int]:
     (row,) = query(
         url,
         "SELECT (SELECT count(*) FROM matches), (SELECT count(*) FROM rating_history), "
-        "(SELECT coalesce(sum(rated_matches), 0) FROM players)",
+        "(SELECT coalesce(sum(rated_matches), 0) FROM ratings)",
     )
     return row  # type: ignore[return-value]
 

@@ -20,8 +20,14 @@ PLAYERS = ("ayse", "burak", "cem", "deniz")
 MIDWEEK = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 
 
-def ratings(url: str) -> dict[str, tuple[float, int]]:
-    rows = query(url, "SELECT player_id, rating, rated_matches FROM players")
+def ratings(url: str, ruleset: str = "standard") -> dict[str, tuple[float, int]]:
+    """Every player's rating and rated matches in ``ruleset`` (1500 and 0 before any)."""
+    rows = query(
+        url,
+        "SELECT p.player_id, coalesce(r.rating, 1500), coalesce(r.rated_matches, 0) "
+        "FROM players p LEFT JOIN ratings r ON r.player_id = p.player_id AND r.ruleset = %s",
+        (ruleset,),
+    )
     return {pid: (rating, played) for pid, rating, played in rows}
 
 

@@ -111,7 +111,7 @@ def test_two_worker_processes_on_the_same_messages_apply_each_match_once(
     for worker in workers:
         assert worker.wait(timeout=120) == 0
     assert applied(schema_url) == (40, 160, 160)
-    assert query(schema_url, "SELECT sum(rated_matches) FROM players") == [(160,)]
+    assert query(schema_url, "SELECT sum(rated_matches) FROM ratings") == [(160,)]
     assert FailedJobRegistry(queue=queue).count == 0
 
 

@@ -46,25 +46,25 @@ NOWHERE = "00000000-0000-4000-8000-000000000000"
     [
         (
             "rating_history_player_id_fkey",
-            "INSERT INTO rating_history (player_id, match_id, ended_at, rating_before, "
+            "INSERT INTO rating_history (player_id, match_id, ruleset, ended_at, rating_before, "
             "rating_after, delta, k, place, rated_matches_before) "
-            "VALUES ('nobody', %(match)s, now(), 1500, 1510, 10, 48, 1, 0)",
+            "VALUES ('nobody', %(match)s, 'standard', now(), 1500, 1510, 10, 48, 1, 0)",
         ),
         (
             "rating_history_match_id_fkey",
-            "INSERT INTO rating_history (player_id, match_id, ended_at, rating_before, "
+            "INSERT INTO rating_history (player_id, match_id, ruleset, ended_at, rating_before, "
             "rating_after, delta, k, place, rated_matches_before) "
-            "VALUES ('ayse', %(nowhere)s, now(), 1500, 1510, 10, 48, 1, 0)",
+            "VALUES ('ayse', %(nowhere)s, 'standard', now(), 1500, 1510, 10, 48, 1, 0)",
         ),
         (
             "weekly_final_week_fkey",
-            "INSERT INTO weekly_final (week, rank, player_id, points_x2, matches, score, "
-            "reached_at) VALUES ('1999-W01', 1, 'ayse', 6, 5, 0.5, now())",
+            "INSERT INTO weekly_final (week, ruleset, rank, player_id, points_x2, matches, "
+            "score, reached_at) VALUES ('1999-W01', 'standard', 1, 'ayse', 6, 5, 0.5, now())",
         ),
         (
             "weekly_final_player_id_fkey",
-            "INSERT INTO weekly_final (week, rank, player_id, points_x2, matches, score, "
-            "reached_at) VALUES (%(week)s, 1, 'nobody', 6, 5, 0.5, now())",
+            "INSERT INTO weekly_final (week, ruleset, rank, player_id, points_x2, matches, "
+            "score, reached_at) VALUES (%(week)s, 'standard', 1, 'nobody', 6, 5, 0.5, now())",
         ),
     ],
 )

@@ -18,6 +18,8 @@ batch instead of two per match and one commit:
 
 A match id already in the archive, or seen earlier in the same batch, is a duplicate and
 changes nothing, so a batch retried after a crash (committed or not) applies each match once.
+Ratings and week standings are per ruleset: a player's rating is kept under (player, ruleset)
+and their week under (week, ruleset, player).
 """
 
 from __future__ import annotations
@@ -34,7 +36,12 @@ from psycopg import errors
 
 from king_message import FinishedMatch
 from king_rating import elo, weekly
-from king_rating.store import MAX_TRANSACTION_ATTEMPTS, Ingested, Store
+from king_rating.store import (
+    MAX_TRANSACTION_ATTEMPTS,
+    Ingested,
+    Store,
+    require_rated_ruleset,
+)
 
 
 @dataclass(slots=True)
@@ -49,14 +56,18 @@ class _Player:
 class _Plan:
     """What the batch's new matches do, computed in batch order."""
 
-    players: dict[str, _Player] = field(default_factory=dict)
+    #: By (player id, ruleset).
+    players: dict[tuple[str, str], _Player] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
-    weeks: dict[tuple[str, str], weekly.Standing] = field(default_factory=dict)
-    replay: set[tuple[str, str]] = field(default_factory=set)
+    #: By (week, ruleset, player id).
+    weeks: dict[tuple[str, str, str], weekly.Standing] = field(default_factory=dict)
+    replay: set[tuple[str, str, str]] = field(default_factory=set)
 
 
 def ingest_batch(store: Store, messages: Sequence[FinishedMatch]) -> list[Ingested]:
     """Archive and rate ``messages`` in their order, in one transaction; one result each."""
+    for message in messages:
+        require_rated_ruleset(message)
     first: dict[str, int] = {}
     for index, message in enumerate(messages):
         first.setdefault(message.match_id, index)
@@ -138,6 +149,7 @@ def _seat_rows(messages: Sequence[FinishedMatch], weeks: dict[str, weekly.Week])
                     "forfeit_order": seat.forfeit_order,
                     "left_at": seat.left_at,
                     "points_x2": p,
+                    "ruleset": message.ruleset,
                     "ended_at": message.ended_at,
                     "week": weeks[message.match_id].label if message.match_id in weeks else None,
                 }
@@ -155,26 +167,31 @@ def _ingest(
     labels = sorted({w.label for w in weeks.values()})
     with conn.pipeline(), conn.transaction():
         conn.execute("SELECT 1 FROM weeks WHERE week = ANY(%s) ORDER BY week FOR SHARE", (labels,))
+        conn.execute(
+            "SELECT 1 FROM players WHERE player_id = ANY(%s) ORDER BY player_id FOR UPDATE",
+            (people,),
+        )
+        # Every ruleset's rating of these players: the locks above keep them as read.
         locked = conn.execute(
-            "SELECT player_id, rating, rated_matches, last_rated_at FROM players "
-            "WHERE player_id = ANY(%s) ORDER BY player_id FOR UPDATE",
+            "SELECT player_id, ruleset, rating, rated_matches, last_rated_at FROM ratings "
+            "WHERE player_id = ANY(%s)",
             (people,),
         )
         archived = conn.execute(_ARCHIVE_BATCH, archive)
         standings = conn.execute(
-            "SELECT week, player_id, points_x2, matches, score, reached_at, last_match_at "
-            "FROM weekly_scores WHERE week = ANY(%s) AND player_id = ANY(%s)",
+            "SELECT week, ruleset, player_id, points_x2, matches, score, reached_at, "
+            "last_match_at FROM weekly_scores WHERE week = ANY(%s) AND player_id = ANY(%s)",
             (labels, people),
         )
         current = {
-            pid: _Player(rating, n, last_rated_at=last)
-            for pid, rating, n, last in locked.fetchall()
+            (pid, ruleset): _Player(rating, n, last_rated_at=last)
+            for pid, ruleset, rating, n, last in locked.fetchall()
         }
         new = {str(match_id): on_board for match_id, on_board in archived.fetchall()}
         plan = _Plan(
             weeks={
-                (week, pid): weekly.Standing(points, n, score, reached, last)
-                for week, pid, points, n, score, reached, last in standings.fetchall()
+                (week, ruleset, pid): weekly.Standing(points, n, score, reached, last)
+                for week, ruleset, pid, points, n, score, reached, last in standings.fetchall()
             }
         )
         outcome = {m.match_id: Ingested.DUPLICATE for m in messages}
@@ -195,19 +212,21 @@ def _ingest(
 
 def _rate(
     plan: _Plan,
-    current: dict[str, _Player],
+    current: dict[tuple[str, str], _Player],
     message: FinishedMatch,
     week: weekly.Week,
     on_board: bool,
 ) -> None:
     seats = message.players
     ended = message.ended
+    ruleset = message.ruleset
     players = []
     for seat in seats:
-        player = plan.players.get(seat.player_id) or current.get(seat.player_id)
-        if player is None:  # created by this batch's archive step
+        key = (seat.player_id, ruleset)
+        player = plan.players.get(key) or current.get(key)
+        if player is None:  # no rated match in this ruleset yet
             player = _Player(elo.INITIAL_RATING, 0)
-        plan.players[seat.player_id] = player
+        plan.players[key] = player
         players.append(player)
     places = [s.place for s in seats]
     changes = elo.rate_match(
@@ -225,6 +244,7 @@ def _rate(
                 "ord": len(plan.history),
                 "player_id": seat.player_id,
                 "match_id": message.match_id,
+                "ruleset": ruleset,
                 "ended_at": message.ended_at,
                 "before": change.rating_before,
                 "after": change.rating_after,
@@ -236,15 +256,15 @@ def _rate(
         )
         if not on_board:
             continue
-        key = (week.label, seat.player_id)
-        standing = plan.weeks.get(key, weekly.EMPTY)
+        week_key = (week.label, ruleset, seat.player_id)
+        standing = plan.weeks.get(week_key, weekly.EMPTY)
         after = weekly.add_match(standing, ended, p)
         if standing.last_match_at is not None and standing.last_match_at > ended:
             # Replayed from the archive once the batch is written; only the latest end time
             # matters until then.
-            plan.replay.add(key)
+            plan.replay.add(week_key)
             after = replace(after, last_match_at=standing.last_match_at)
-        plan.weeks[key] = after
+        plan.weeks[week_key] = after
 
 
 def _write(conn: psycopg.Connection[Any], plan: _Plan) -> None:
@@ -255,11 +275,12 @@ def _write(conn: psycopg.Connection[Any], plan: _Plan) -> None:
                 [
                     {
                         "player_id": pid,
+                        "ruleset": ruleset,
                         "rating": p.rating,
                         "added": p.rated_here,
                         "last": p.last_rated_at,
                     }
-                    for pid, p in sorted(plan.players.items())
+                    for (pid, ruleset), p in sorted(plan.players.items())
                 ]
             ),
             "history": _dumps(plan.history),
@@ -268,6 +289,7 @@ def _write(conn: psycopg.Connection[Any], plan: _Plan) -> None:
     rows = [
         {
             "week": week,
+            "ruleset": ruleset,
             "player_id": pid,
             "points_x2": s.points_x2,
             "matches": s.matches,
@@ -275,30 +297,30 @@ def _write(conn: psycopg.Connection[Any], plan: _Plan) -> None:
             "reached_at": s.reached_at,
             "last_match_at": s.last_match_at,
         }
-        for (week, pid), s in sorted(plan.weeks.items())
-        if s.matches and (week, pid) not in plan.replay
+        for (week, ruleset, pid), s in sorted(plan.weeks.items())
+        if s.matches and (week, ruleset, pid) not in plan.replay
     ]
     if rows:
         conn.execute(_WEEKS_BATCH, {"rows": _dumps(rows)})
-    for week_label, player_id in sorted(plan.replay):
+    for week_label, ruleset, player_id in sorted(plan.replay):
         week = weekly.parse_week_label(week_label)
         played = conn.execute(
-            "SELECT ended_at, points_x2 FROM match_players "
-            "WHERE player_id = %s AND ended_at >= %s AND ended_at < %s AND week = %s",
-            (player_id, week.starts_at, week.ends_at, week.label),
+            "SELECT ended_at, points_x2 FROM match_players WHERE player_id = %s "
+            "AND ended_at >= %s AND ended_at < %s AND week = %s AND ruleset = %s",
+            (player_id, week.starts_at, week.ends_at, week.label, ruleset),
         ).fetchall()
         s = weekly.standing_from((ended_at, points) for ended_at, points in played)
         conn.execute(
             """
-            INSERT INTO weekly_scores AS w (week, player_id, points_x2, matches, score,
+            INSERT INTO weekly_scores AS w (week, ruleset, player_id, points_x2, matches, score,
                                             reached_at, last_match_at)
-            VALUES (%s, %s, %s, %s, %s, %s, %s)
-            ON CONFLICT (week, player_id) DO UPDATE SET
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
+            ON CONFLICT (week, ruleset, player_id) DO UPDATE SET
                 points_x2 = EXCLUDED.points_x2, matches = EXCLUDED.matches,
                 score = EXCLUDED.score, reached_at = EXCLUDED.reached_at,
                 last_match_at = EXCLUDED.last_match_at
             """,
-            (week.label, player_id, s.points_x2, s.matches, s.score, s.reached_at,
+            (week.label, ruleset, player_id, s.points_x2, s.matches, s.score, s.reached_at,
              s.last_match_at),
         )  # fmt: skip
 
@@ -329,14 +351,16 @@ WITH r AS (
     SELECT * FROM jsonb_to_recordset(%(seats)s::jsonb)
         AS s(ord int, match_id uuid, seat smallint, player_id text, name text, is_bot bool,
              is_guest bool, total int, place smallint, forfeited bool, forfeit_order smallint,
-             left_at timestamptz, points_x2 smallint, ended_at timestamptz, week text)
+             left_at timestamptz, points_x2 smallint, ruleset text, ended_at timestamptz,
+             week text)
 ), seats AS (
     INSERT INTO match_players (match_id, seat, player_id, name, is_bot, is_guest, total,
                                place, forfeited, forfeit_order, left_at, ended_at, week,
-                               points_x2)
+                               ruleset, points_x2)
     SELECT s.match_id, s.seat, s.player_id, s.name, s.is_bot, s.is_guest, s.total, s.place,
            s.forfeited, s.forfeit_order, s.left_at, s.ended_at,
            CASE WHEN m.board_applied THEN s.week END,
+           CASE WHEN m.board_applied THEN s.ruleset END,
            CASE WHEN m.board_applied THEN s.points_x2 END
       FROM s JOIN m USING (match_id)
 ), people AS (
@@ -352,39 +376,42 @@ WITH r AS (
 SELECT match_id, board_applied FROM m
 """
 
-# Ratings (each player once, with the count of the batch's rated matches) and the history in
-# batch order. Names were set by the archive step.
+# Ratings (each player's rating in each ruleset once, with the count of the batch's rated
+# matches there) and the history in batch order. Names were set by the archive step.
 _RATE_BATCH = """
 WITH u AS (
     SELECT * FROM jsonb_to_recordset(%(players)s::jsonb)
-        AS u(player_id text, rating float8, added int, last timestamptz)
+        AS u(player_id text, ruleset text, rating float8, added int, last timestamptz)
 ), ratings AS (
-    UPDATE players AS p
-       SET rating = u.rating, rated_matches = p.rated_matches + u.added,
-           last_rated_at = GREATEST(p.last_rated_at, u.last), updated_at = now()
-      FROM u
-     WHERE p.player_id = u.player_id
+    INSERT INTO ratings AS r (player_id, ruleset, rating, rated_matches, last_rated_at)
+    SELECT u.player_id, u.ruleset, u.rating, u.added, u.last
+      FROM u ORDER BY u.player_id, u.ruleset
+    ON CONFLICT (player_id, ruleset) DO UPDATE
+       SET rating = EXCLUDED.rating, rated_matches = r.rated_matches + EXCLUDED.rated_matches,
+           last_rated_at = GREATEST(r.last_rated_at, EXCLUDED.last_rated_at), updated_at = now()
 )
-INSERT INTO rating_history (player_id, match_id, ended_at, rating_before, rating_after,
+INSERT INTO rating_history (player_id, match_id, ruleset, ended_at, rating_before, rating_after,
                             delta, k, place, rated_matches_before)
-SELECT h.player_id, h.match_id, h.ended_at, h.before, h.after, h.delta, h.k, h.place, h.played
+SELECT h.player_id, h.match_id, h.ruleset, h.ended_at, h.before, h.after, h.delta, h.k, h.place,
+       h.played
   FROM jsonb_to_recordset(%(history)s::jsonb)
-       AS h(player_id text, match_id uuid, ended_at timestamptz, before float8, after float8,
-            delta float8, k float8, place smallint, played int, ord bigint)
+       AS h(player_id text, match_id uuid, ruleset text, ended_at timestamptz, before float8,
+            after float8, delta float8, k float8, place smallint, played int, ord bigint)
  ORDER BY h.ord
 """
 
 # The week rows as the batch leaves them (computed in order from the rows read under the
 # players' locks, so nothing else changed them meanwhile).
 _WEEKS_BATCH = """
-INSERT INTO weekly_scores AS w (week, player_id, points_x2, matches, score, reached_at,
-                                last_match_at)
-SELECT r.week, r.player_id, r.points_x2, r.matches, r.score, r.reached_at, r.last_match_at
+INSERT INTO weekly_scores AS w (week, ruleset, player_id, points_x2, matches, score,
+                                reached_at, last_match_at)
+SELECT r.week, r.ruleset, r.player_id, r.points_x2, r.matches, r.score, r.reached_at,
+       r.last_match_at
   FROM jsonb_to_recordset(%(rows)s::jsonb)
-       AS r(week text, player_id text, points_x2 int, matches int, score float8,
+       AS r(week text, ruleset text, player_id text, points_x2 int, matches int, score float8,
             reached_at timestamptz, last_match_at timestamptz)
- ORDER BY r.week, r.player_id
-ON CONFLICT (week, player_id) DO UPDATE SET
+ ORDER BY r.week, r.ruleset, r.player_id
+ON CONFLICT (week, ruleset, player_id) DO UPDATE SET
     points_x2 = EXCLUDED.points_x2, matches = EXCLUDED.matches, score = EXCLUDED.score,
     reached_at = EXCLUDED.reached_at, last_match_at = EXCLUDED.last_match_at
 """

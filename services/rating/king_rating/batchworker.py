@@ -12,9 +12,9 @@ one:
    ``BLMOVE`` when the queue is empty.
 2. **Read.** One pipeline reads what the batch needs of each job (four fields of the job's
    hash, not all of them as ``Job.fetch_many`` would); a job that cannot be read (its data
-   does not deserialize, another function, a message that is not a valid finished match) is
-   a poison message: it goes to the failed-job registry with its reason and the batch goes
-   on without it.
+   does not deserialize, another function, a message that is not a valid finished match, a
+   rated match of a ruleset that has no ratings) is a poison message: it goes to the
+   failed-job registry with its reason and the batch goes on without it.
 3. **Ingest.** ``batch.ingest_batch``: one transaction for the valid messages, in queue order,
    the match id the idempotency key. If Postgres refuses the batch for its data, it is split
    in halves until the one match it cannot take is alone, and that one fails with the
@@ -60,7 +60,7 @@ from rq.serializers import JSONSerializer
 from king_message import INGEST_JOB_FUNCTION, FinishedMatch
 from king_rating.batch import ingest_batch
 from king_rating.jobs import FAILURE_TTL, RESULT_TTL
-from king_rating.store import Ingested, Store
+from king_rating.store import Ingested, Store, require_rated_ruleset
 
 log = logging.getLogger(__name__)
 
@@ -379,8 +379,11 @@ def _message_of(job: Job) -> FinishedMatch:
     try:
         (message,) = args
         if isinstance(message, str):
-            return FinishedMatch.from_json(message)
-        return FinishedMatch.from_dict(message)
+            parsed = FinishedMatch.from_json(message)
+        else:
+            parsed = FinishedMatch.from_dict(message)
+        require_rated_ruleset(parsed)
+        return parsed
     except ValueError as exc:
         raise Poison(f"MalformedMessage: {exc}") from exc
 

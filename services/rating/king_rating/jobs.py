@@ -8,8 +8,9 @@ The job takes the message as one JSON string (JSON serializer, never pickle) and
 everything else from Postgres, so a retried or replayed job is harmless: the store applies each
 match id exactly once. When Postgres is unreachable the job raises, RQ schedules a retry with a
 growing back-off, and after the last retry the job rests in the failed-job registry until an
-operator replays it (``python -m king_rating.replay``). A malformed message is not retried: it
-goes straight to the failed-job registry with the reason.
+operator replays it (``python -m king_rating.replay``). A malformed message (or a rated match of
+a ruleset that has no ratings) is not retried: it goes straight to the failed-job registry with
+the reason, to be replayed once the service knows the ruleset.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from rq.serializers import JSONSerializer
 
 from king_message import INGEST_JOB_FUNCTION, FinishedMatch, job_id_for
 from king_rating.config import Settings
-from king_rating.store import Store
+from king_rating.store import Store, require_rated_ruleset
 
 #: Back-off between attempts, in seconds: about two hours in all before the failed registry.
 RETRY_INTERVALS = (5, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
@@ -75,6 +76,7 @@ def ingest_finished_match(message: str | dict[str, Any]) -> str:
             if isinstance(message, str)
             else FinishedMatch.from_dict(message)
         )
+        require_rated_ruleset(parsed)
     except ValueError as exc:
         raise MalformedMessage(str(exc)) from exc
     result = get_store().ingest(parsed).value

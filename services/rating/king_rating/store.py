@@ -10,10 +10,12 @@ at all.
 Concurrent matches that share players lock the rows they change in player-id order, so they
 cannot deadlock each other; a deadlock or serialization failure from elsewhere is retried.
 
-Elo is applied in the order matches are processed (the rating history keeps every before /
-after so it can be replayed). The weekly board depends only on the set of matches in the week,
-so out-of-order arrival is exact there: a player's ``reached_at`` is recomputed from the archive
-when a match arrives that ended before their latest one.
+Every ruleset is rated apart (``king_message.RATED_RULESETS``): a player has a rating, a
+history and a standing on each week's board per ruleset, and a rated match moves only those of
+its own ruleset. Elo is applied in the order matches are processed (the rating history keeps
+every before / after so it can be replayed). The weekly board depends only on the set of
+matches in the week, so out-of-order arrival is exact there: a player's ``reached_at`` is
+recomputed from the archive when a match arrives that ended before their latest one.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from king_message import FinishedMatch, match_winners
+from king_message import DEFAULT_RULESET, RATED_RULESETS, FinishedMatch, is_rated_ruleset
 from king_rating import elo, weekly
 
 #: The ladder lists players with a rated match in this many days.
@@ -56,6 +58,16 @@ class NotFound(LookupError):
         super().__init__(detail)
         self.code = code
         self.detail = detail
+
+
+def require_rated_ruleset(message: FinishedMatch) -> None:
+    """``ValueError`` for a rated match of a ruleset that has no ratings (a name the message
+    package does not list): it cannot be ingested until the service knows the name."""
+    if message.is_rated and not is_rated_ruleset(message.ruleset):
+        raise ValueError(
+            f"ruleset: {message.ruleset!r} is not a rated ruleset "
+            f"(one of {', '.join(RATED_RULESETS)})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +131,7 @@ class Store:
 
     def ingest(self, message: FinishedMatch) -> Ingested:
         """Archive the match and apply it to ratings and the board, exactly once."""
+        require_rated_ruleset(message)
         week = weekly.week_of(message.ended) if message.is_rated else None
         for attempt in range(1, MAX_TRANSACTION_ATTEMPTS + 1):
             try:
@@ -199,18 +212,32 @@ class Store:
             )
             locked = None
             if week is not None:
-                # Players are locked before their week rows, so the week rows read here cannot
-                # change before this transaction writes them.
+                # Players are locked before their ratings and week rows, so the rows read here
+                # cannot change before this transaction writes them. They are read by a
+                # statement of their own: one that waited for a lock sees only the locked rows
+                # as they are now, and joined rows as they were when it started.
+                conn.execute(
+                    "SELECT 1 FROM players WHERE player_id = ANY(%s) ORDER BY player_id FOR UPDATE",
+                    (ids,),
+                )
                 locked = conn.execute(
                     """
-                    SELECT p.player_id, p.rating, p.rated_matches, w.last_match_at
+                    SELECT p.player_id, coalesce(r.rating, %(initial)s),
+                           coalesce(r.rated_matches, 0), w.last_match_at
                       FROM players p
-                      LEFT JOIN weekly_scores w ON w.week = %s AND w.player_id = p.player_id
-                     WHERE p.player_id = ANY(%s)
-                     ORDER BY p.player_id
-                       FOR UPDATE OF p
+                      LEFT JOIN ratings r
+                        ON r.player_id = p.player_id AND r.ruleset = %(ruleset)s
+                      LEFT JOIN weekly_scores w
+                        ON w.week = %(week)s AND w.ruleset = %(ruleset)s
+                       AND w.player_id = p.player_id
+                     WHERE p.player_id = ANY(%(ids)s)
                     """,
-                    (week.label, ids),
+                    {
+                        "initial": elo.INITIAL_RATING,
+                        "ruleset": message.ruleset,
+                        "week": week.label,
+                        "ids": ids,
+                    },
                 )
             row = archived.fetchone()
             if row is None or row[0] is None:
@@ -227,6 +254,7 @@ class Store:
                 _RATE_AND_COUNT,
                 {
                     "match_id": message.match_id,
+                    "ruleset": message.ruleset,
                     "ended": ended,
                     "changes": json.dumps(
                         [
@@ -256,23 +284,23 @@ class Store:
             for player_id in late:
                 # This match ended before the player's latest one this week: replay their week
                 # in end-time order so "who reached the score first" stays exact.
-                self._recompute_standing(conn, week, player_id)
+                self._recompute_standing(conn, week, message.ruleset, player_id)
             return Ingested.RATED
 
     def _recompute_standing(
-        self, conn: psycopg.Connection[Any], week: weekly.Week, player_id: str
+        self, conn: psycopg.Connection[Any], week: weekly.Week, ruleset: str, player_id: str
     ) -> None:
         played = conn.execute(
-            "SELECT ended_at, points_x2 FROM match_players "
-            "WHERE player_id = %s AND ended_at >= %s AND ended_at < %s AND week = %s",
-            (player_id, week.starts_at, week.ends_at, week.label),
+            "SELECT ended_at, points_x2 FROM match_players WHERE player_id = %s "
+            "AND ended_at >= %s AND ended_at < %s AND week = %s AND ruleset = %s",
+            (player_id, week.starts_at, week.ends_at, week.label, ruleset),
         ).fetchall()
         standing = weekly.standing_from((ended_at, points) for ended_at, points in played)
         conn.execute(
             """
             UPDATE weekly_scores SET points_x2 = %s, matches = %s, score = %s,
                    reached_at = %s, last_match_at = %s
-             WHERE week = %s AND player_id = %s
+             WHERE week = %s AND ruleset = %s AND player_id = %s
             """,
             (
                 standing.points_x2,
@@ -281,6 +309,7 @@ class Store:
                 standing.reached_at,
                 standing.last_match_at,
                 week.label,
+                ruleset,
                 player_id,
             ),
         )
@@ -317,10 +346,11 @@ class Store:
                 return False
             conn.execute(
                 """
-                INSERT INTO weekly_final (week, rank, player_id, points_x2, matches, score,
-                                          reached_at)
-                SELECT week,
-                       row_number() OVER (ORDER BY score DESC, matches DESC, reached_at,
+                INSERT INTO weekly_final (week, ruleset, rank, player_id, points_x2, matches,
+                                          score, reached_at)
+                SELECT week, ruleset,
+                       row_number() OVER (PARTITION BY ruleset
+                                          ORDER BY score DESC, matches DESC, reached_at,
                                                    player_id),
                        player_id, points_x2, matches, score, reached_at
                   FROM weekly_scores
@@ -330,7 +360,15 @@ class Store:
             )
             return True
 
-    def board(self, week: weekly.Week, page: int, page_size: int, now: datetime) -> Page:
+    def board(
+        self,
+        week: weekly.Week,
+        page: int,
+        page_size: int,
+        now: datetime,
+        ruleset: str = DEFAULT_RULESET,
+    ) -> Page:
+        """A page of one ruleset's board of ``week``."""
         state = self.week_state(week, now)
         if state == "future":
             raise NotFound("week_not_started", f"week {week.label} has not started yet")
@@ -343,24 +381,29 @@ class Store:
                     SELECT f.rank, f.player_id, p.name, p.is_guest, f.points_x2, f.matches, f.score,
                            f.reached_at
                       FROM weekly_final f JOIN players p USING (player_id)
-                     WHERE f.week = %s AND f.rank > %s
+                     WHERE f.week = %s AND f.ruleset = %s AND f.rank > %s
                      ORDER BY f.rank LIMIT %s
                     """,
-                    (week.label, offset, page_size + 1),
+                    (week.label, ruleset, offset, page_size + 1),
                 ).fetchall()
             else:
                 rows = cur.execute(
                     _LIVE_BOARD,
-                    (week.label, weekly.MIN_MATCHES, page_size + 1, offset),
+                    (week.label, ruleset, weekly.MIN_MATCHES, page_size + 1, offset),
                 ).fetchall()
                 for index, row in enumerate(rows):
                     row["rank"] = offset + index + 1
         return _page([_board_entry(row) for row in rows], page, page_size)
 
     def board_rank(
-        self, week: weekly.Week, player_id: str, neighbours: int, now: datetime
+        self,
+        week: weekly.Week,
+        player_id: str,
+        neighbours: int,
+        now: datetime,
+        ruleset: str = DEFAULT_RULESET,
     ) -> dict[str, Any]:
-        """A player's rank on a week's board with up to ``neighbours`` players each side."""
+        """A player's rank on a week's board of ``ruleset``, up to ``neighbours`` each side."""
         state = self.week_state(week, now)
         if state == "future":
             raise NotFound("week_not_started", f"week {week.label} has not started yet")
@@ -374,11 +417,12 @@ class Store:
                 raise NotFound("player_not_found", f"no player {player_id!r}")
             mine = cur.execute(
                 "SELECT points_x2, matches, score, reached_at FROM weekly_scores "
-                "WHERE week = %s AND player_id = %s",
-                (week.label, player_id),
+                "WHERE week = %s AND ruleset = %s AND player_id = %s",
+                (week.label, ruleset, player_id),
             ).fetchone()
             result: dict[str, Any] = {
                 "week": week.label,
+                "ruleset": ruleset,
                 "player_id": player_id,
                 "name": player["name"],
                 "is_guest": player["is_guest"],
@@ -394,8 +438,9 @@ class Store:
             rank: int | None = None
             if state == "frozen":
                 found = cur.execute(
-                    "SELECT rank FROM weekly_final WHERE week = %s AND player_id = %s",
-                    (week.label, player_id),
+                    "SELECT rank FROM weekly_final "
+                    "WHERE week = %s AND ruleset = %s AND player_id = %s",
+                    (week.label, ruleset, player_id),
                 ).fetchone()
                 rank = found["rank"] if found else None
                 if rank is None:
@@ -405,9 +450,10 @@ class Store:
                     SELECT f.rank, f.player_id, p.name, p.is_guest, f.points_x2, f.matches, f.score,
                            f.reached_at
                       FROM weekly_final f JOIN players p USING (player_id)
-                     WHERE f.week = %s AND f.rank BETWEEN %s AND %s ORDER BY f.rank
+                     WHERE f.week = %s AND f.ruleset = %s AND f.rank BETWEEN %s AND %s
+                     ORDER BY f.rank
                     """,
-                    (week.label, rank - neighbours, rank + neighbours),
+                    (week.label, ruleset, rank - neighbours, rank + neighbours),
                 ).fetchall()
             else:
                 if mine is None or not weekly.is_eligible(mine["matches"]):
@@ -415,7 +461,8 @@ class Store:
                 ahead = cur.execute(
                     """
                     SELECT count(*) AS ahead FROM weekly_scores
-                     WHERE week = %(week)s AND matches >= %(min)s AND score >= %(score)s
+                     WHERE week = %(week)s AND ruleset = %(ruleset)s AND matches >= %(min)s
+                       AND score >= %(score)s
                        AND (score > %(score)s OR matches > %(matches)s
                             OR (matches = %(matches)s
                                 AND (reached_at < %(reached)s
@@ -423,6 +470,7 @@ class Store:
                     """,
                     {
                         "week": week.label,
+                        "ruleset": ruleset,
                         "min": weekly.MIN_MATCHES,
                         "score": mine["score"],
                         "matches": mine["matches"],
@@ -436,6 +484,7 @@ class Store:
                 # offset would walk every row above them).
                 key = {
                     "week": week.label,
+                    "ruleset": ruleset,
                     "min": weekly.MIN_MATCHES,
                     "score": mine["score"],
                     "matches": mine["matches"],
@@ -467,19 +516,39 @@ class Store:
 
     # ------------------------------------------------------------------ reads
 
-    def player(self, player_id: str) -> dict[str, Any]:
+    def player(self, player_id: str, ruleset: str = DEFAULT_RULESET) -> dict[str, Any]:
+        """The player's rating in ``ruleset`` (the initial one before a rated match there),
+        and under ``ratings`` every ruleset they have a rating in."""
         with self.pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             row = cur.execute(
-                "SELECT player_id, name, is_guest, rating, rated_matches, last_rated_at"
-                " FROM players WHERE player_id = %s",
+                "SELECT player_id, name, is_guest FROM players WHERE player_id = %s",
                 (player_id,),
             ).fetchone()
-        if row is None:
-            raise NotFound("player_not_found", f"no player {player_id!r}")
-        return _rating_view(row)
+            if row is None:
+                raise NotFound("player_not_found", f"no player {player_id!r}")
+            rated = cur.execute(
+                "SELECT ruleset, rating, rated_matches, last_rated_at FROM ratings "
+                "WHERE player_id = %s",
+                (player_id,),
+            ).fetchall()
+        by_ruleset = {r["ruleset"]: r for r in rated}
+        mine = by_ruleset.get(
+            ruleset,
+            {"rating": elo.INITIAL_RATING, "rated_matches": 0, "last_rated_at": None},
+        )
+        view = _rating_view({**row, **mine})
+        view["ruleset"] = ruleset
+        view["ratings"] = [
+            {"ruleset": name, **_rating_numbers(by_ruleset[name])}
+            for name in RATED_RULESETS
+            if name in by_ruleset
+        ]
+        return view
 
-    def rating_history(self, player_id: str, page: int, page_size: int) -> Page:
+    def rating_history(
+        self, player_id: str, page: int, page_size: int, ruleset: str = DEFAULT_RULESET
+    ) -> Page:
         with self.pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             self._require_player(cur, player_id)
@@ -487,10 +556,10 @@ class Store:
                 """
                 SELECT match_id, ended_at, rating_before, rating_after, delta, k, place,
                        rated_matches_before
-                  FROM rating_history WHERE player_id = %s
+                  FROM rating_history WHERE player_id = %s AND ruleset = %s
                  ORDER BY seq DESC LIMIT %s OFFSET %s
                 """,
-                (player_id, page_size + 1, (page - 1) * page_size),
+                (player_id, ruleset, page_size + 1, (page - 1) * page_size),
             ).fetchall()
         return _page(rows, page, page_size)
 
@@ -538,18 +607,22 @@ class Store:
         row["winners"] = _winners(row["players"])
         return row
 
-    def ladder(self, page: int, page_size: int, now: datetime) -> Page:
+    def ladder(
+        self, page: int, page_size: int, now: datetime, ruleset: str = DEFAULT_RULESET
+    ) -> Page:
         offset = (page - 1) * page_size
         with self.pool.connection() as conn:
             cur = conn.cursor(row_factory=dict_row)
             rows = cur.execute(
                 """
-                SELECT player_id, name, is_guest, rating, rated_matches, last_rated_at
-                  FROM players
-                 WHERE rated_matches >= %s AND last_rated_at >= %s
-                 ORDER BY rating DESC, player_id LIMIT %s OFFSET %s
+                SELECT r.player_id, p.name, p.is_guest, r.rating, r.rated_matches,
+                       r.last_rated_at
+                  FROM ratings r JOIN players p USING (player_id)
+                 WHERE r.ruleset = %s AND r.rated_matches >= %s AND r.last_rated_at >= %s
+                 ORDER BY r.rating DESC, r.player_id LIMIT %s OFFSET %s
                 """,
                 (
+                    ruleset,
                     elo.PROVISIONAL_BELOW,
                     now - timedelta(days=LADDER_ACTIVE_DAYS),
                     page_size + 1,
@@ -588,12 +661,9 @@ class Store:
 
 
 def _winners(seats: list[dict[str, Any]]) -> list[int]:
-    """The archived match's winning seats, by the message's rule (a forfeit never wins)."""
-    totals = [0, 0, 0, 0]
-    for seat in seats:
-        totals[seat["seat"]] = seat["total"]
-    left = sorted((s for s in seats if s["forfeited"]), key=lambda s: s["forfeit_order"] or 0)
-    return match_winners(totals, [s["seat"] for s in left])
+    """The archived match's winning seats, by the message's rule: placed first and not
+    forfeited."""
+    return [s["seat"] for s in seats if s["place"] == 1 and not s["forfeited"]]
 
 
 # Archive the match. The week row is held in share mode (a freeze updates it, so it waits
@@ -614,11 +684,12 @@ WITH wk AS (
 ), seats AS (
     INSERT INTO match_players (match_id, seat, player_id, name, is_bot, is_guest, total,
                                place, forfeited, forfeit_order, left_at, ended_at, week,
-                               points_x2)
+                               ruleset, points_x2)
     SELECT m.match_id, s.seat, s.player_id, s.name, s.is_bot, s.is_guest, s.total, s.place,
            s.forfeited,
            s.forfeit_order, s.left_at, %(ended_at)s,
            CASE WHEN m.board_applied THEN %(week)s END,
+           CASE WHEN m.board_applied THEN %(ruleset)s END,
            CASE WHEN m.board_applied THEN s.points_x2 END
       FROM m, jsonb_to_recordset(%(seats)s::jsonb)
            AS s(seat smallint, player_id text, name text, is_bot bool, is_guest bool, total int,
@@ -648,35 +719,39 @@ _ARCHIVE_RATED = _ARCHIVE.replace(
 )
 assert _ARCHIVE_RATED != _ARCHIVE
 
-# Apply the Elo changes, append the history, and (when the week is open) add the placement
-# points to the players' week, in one statement.
+# Apply the Elo changes to the players' ratings in the match's ruleset, append the history, and
+# (when the week is open) add the placement points to the players' week, in one statement.
 _RATE_AND_COUNT = """
 WITH u AS (
     SELECT * FROM jsonb_to_recordset(%(changes)s::jsonb)
         AS u(player_id text, name text, is_guest bool, before float8, after float8,
              delta float8, k float8, place smallint, played int, points int)
-), ratings AS (
+), people AS (
     UPDATE players AS p
-       SET rating = u.after, rated_matches = p.rated_matches + 1, name = u.name,
-           is_guest = u.is_guest,
-           last_rated_at = GREATEST(p.last_rated_at, %(ended)s), updated_at = now()
+       SET name = u.name, is_guest = u.is_guest, updated_at = now()
       FROM u
      WHERE p.player_id = u.player_id
+), ratings AS (
+    INSERT INTO ratings AS r (player_id, ruleset, rating, rated_matches, last_rated_at)
+    SELECT u.player_id, %(ruleset)s, u.after, 1, %(ended)s FROM u ORDER BY u.player_id
+    ON CONFLICT (player_id, ruleset) DO UPDATE
+       SET rating = EXCLUDED.rating, rated_matches = r.rated_matches + 1,
+           last_rated_at = GREATEST(r.last_rated_at, EXCLUDED.last_rated_at), updated_at = now()
 ), history AS (
-    INSERT INTO rating_history (player_id, match_id, ended_at, rating_before, rating_after,
-                                delta, k, place, rated_matches_before)
-    SELECT u.player_id, %(match_id)s, %(ended)s, u.before, u.after, u.delta, u.k, u.place,
-           u.played
+    INSERT INTO rating_history (player_id, match_id, ruleset, ended_at, rating_before,
+                                rating_after, delta, k, place, rated_matches_before)
+    SELECT u.player_id, %(match_id)s, %(ruleset)s, %(ended)s, u.before, u.after, u.delta, u.k,
+           u.place, u.played
       FROM u
 )
-INSERT INTO weekly_scores AS w (week, player_id, points_x2, matches, score, reached_at,
+INSERT INTO weekly_scores AS w (week, ruleset, player_id, points_x2, matches, score, reached_at,
                                 last_match_at)
-SELECT %(week)s, u.player_id, u.points, 1,
+SELECT %(week)s, %(ruleset)s, u.player_id, u.points, 1,
        (u.points + %(prior)s)::float8 / (2 * (1 + %(prior_matches)s)), %(ended)s, %(ended)s
   FROM u
  WHERE %(on_board)s
  ORDER BY u.player_id
-ON CONFLICT (week, player_id) DO UPDATE SET
+ON CONFLICT (week, ruleset, player_id) DO UPDATE SET
     points_x2 = w.points_x2 + EXCLUDED.points_x2,
     matches = w.matches + 1,
     score = (w.points_x2 + EXCLUDED.points_x2 + %(prior)s)::float8
@@ -693,7 +768,8 @@ _NEIGHBOURS_ABOVE = """
     SELECT w.player_id, p.name, p.is_guest, w.points_x2, w.matches, w.score, w.reached_at
       FROM (SELECT player_id, points_x2, matches, score, reached_at
               FROM weekly_scores
-             WHERE week = %(week)s AND matches >= %(min)s AND score >= %(score)s
+             WHERE week = %(week)s AND ruleset = %(ruleset)s AND matches >= %(min)s
+               AND score >= %(score)s
                AND (score > %(score)s OR matches > %(matches)s
                     OR (matches = %(matches)s
                         AND (reached_at < %(reached)s
@@ -708,7 +784,8 @@ _NEIGHBOURS_BELOW = """
     SELECT w.player_id, p.name, p.is_guest, w.points_x2, w.matches, w.score, w.reached_at
       FROM (SELECT player_id, points_x2, matches, score, reached_at
               FROM weekly_scores
-             WHERE week = %(week)s AND matches >= %(min)s AND score <= %(score)s
+             WHERE week = %(week)s AND ruleset = %(ruleset)s AND matches >= %(min)s
+               AND score <= %(score)s
                AND (score < %(score)s OR matches < %(matches)s
                     OR (matches = %(matches)s
                         AND (reached_at > %(reached)s
@@ -731,7 +808,7 @@ _LIVE_BOARD = """
     SELECT w.player_id, p.name, p.is_guest, w.points_x2, w.matches, w.score, w.reached_at
       FROM (SELECT player_id, points_x2, matches, score, reached_at
               FROM weekly_scores
-             WHERE week = %s AND matches >= %s
+             WHERE week = %s AND ruleset = %s AND matches >= %s
              ORDER BY score DESC, matches DESC, reached_at, player_id
              LIMIT %s OFFSET %s) AS w
       JOIN players p USING (player_id)
@@ -758,16 +835,22 @@ def _board_entry(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _rating_view(row: dict[str, Any]) -> dict[str, Any]:
+def _rating_numbers(row: dict[str, Any]) -> dict[str, Any]:
     return {
-        "player_id": row["player_id"],
-        "name": row["name"],
-        "is_guest": row["is_guest"],
         "rating": row["rating"],
         "display": elo.display_rating(row["rating"], row["rated_matches"]),
         "provisional": elo.is_provisional(row["rated_matches"]),
         "rated_matches": row["rated_matches"],
         "last_rated_at": row["last_rated_at"],
+    }
+
+
+def _rating_view(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "player_id": row["player_id"],
+        "name": row["name"],
+        "is_guest": row["is_guest"],
+        **_rating_numbers(row),
     }
 
 

@@ -16,6 +16,17 @@ RATING: dict[str, Any] = {
     "provisional": False,
     "rated_matches": 16,
     "rating": 1721.4448662717282,
+    "ruleset": "standard",
+    "ratings": [
+        {
+            "ruleset": "standard",
+            "display": "1721",
+            "last_rated_at": "2026-12-01T16:15:00+00:00",
+            "provisional": False,
+            "rated_matches": 16,
+            "rating": 1721.4448662717282,
+        }
+    ],
 }
 
 RATING_HISTORY: dict[str, Any] = {
@@ -109,7 +120,7 @@ PLAYER_MATCHES: dict[str, Any] = {
             ],
             "ranked": True,
             "rated": True,
-            "ruleset": "classic20",
+            "ruleset": "standard",
             "seat": 0,
             "started_at": "2026-12-01T15:35:00+00:00",
             "total": 90,
@@ -221,7 +232,7 @@ ARCHIVED_MATCH: dict[str, Any] = {
     ],
     "ranked": True,
     "rated": True,
-    "ruleset": "classic20",
+    "ruleset": "standard",
     "schema_version": 1,
     "started_at": "2026-12-01T15:35:00+00:00",
     "week": "2026-W49",
@@ -286,6 +297,7 @@ BOARD: dict[str, Any] = {
     ],
     "page": 1,
     "page_size": 2,
+    "ruleset": "standard",
     "starts_at": "2026-11-30T00:00:00+03:00",
     "week": "2026-W49",
 }
@@ -339,6 +351,7 @@ RANK: dict[str, Any] = {
     "is_guest": False,
     "player_id": "burak",
     "rank": 2,
+    "ruleset": "standard",
     "week": "2026-W49",
 }
 

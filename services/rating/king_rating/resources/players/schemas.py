@@ -22,6 +22,33 @@ class RatingSchema(ma.Schema):
     last_rated_at = ma.fields.AwareDateTime(allow_none=True)
 
 
+class RulesetRatingSchema(ma.Schema):
+    ruleset = ma.fields.String(required=True)
+    rating = ma.fields.Float(required=True, metadata={"description": "exact current rating"})
+    display = ma.fields.String(
+        required=True, metadata={"description": "rounded, with '?' while provisional"}
+    )
+    provisional = ma.fields.Boolean(
+        required=True, metadata={"description": "fewer than 15 rated matches"}
+    )
+    rated_matches = ma.fields.Integer(required=True)
+    last_rated_at = ma.fields.AwareDateTime(allow_none=True)
+
+
+class PlayerRatingSchema(RatingSchema):
+    """The rating fields are those of ``ruleset`` (the one asked for, ``standard`` by default;
+    1500 and no matches before a rated match there)."""
+
+    ruleset = ma.fields.String(
+        required=True, metadata={"description": "the ruleset of rating, display and counts"}
+    )
+    ratings = ma.fields.List(
+        ma.fields.Nested(RulesetRatingSchema),
+        required=True,
+        metadata={"description": "every ruleset the player has a rating in"},
+    )
+
+
 class RatingChangeSchema(ma.Schema):
     match_id = ma.fields.UUID(required=True)
     ended_at = ma.fields.AwareDateTime(required=True)

@@ -52,11 +52,12 @@ def _week(label: str) -> weekly.Week:
         raise Problem(400, "invalid_week", str(exc)) from exc
 
 
-def _board(week: weekly.Week, args: dict[str, int]) -> dict[str, Any]:
+def _board(week: weekly.Week, args: dict[str, Any]) -> dict[str, Any]:
     store = ctx().store
-    page = store.board(week, args["page"], args["page_size"], now())
+    page = store.board(week, args["page"], args["page_size"], now(), args["ruleset"])
     return {
         "week": week.label,
+        "ruleset": args["ruleset"],
         "starts_at": week.starts_at,
         "ends_at": week.ends_at,
         "frozen": store.week_state(week, now()) == "frozen",
@@ -71,9 +72,10 @@ def _board(week: weekly.Week, args: dict[str, int]) -> dict[str, Any]:
 class CurrentBoard(MethodView):
     @blp.arguments(PageArgsSchema, location="query")
     @blp.response(200, BoardSchema, example=examples.BOARD)
+    @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, args: dict[str, int]) -> dict[str, Any]:
-        """The current week's board, best first."""
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The current week's board of a ruleset, best first."""
         return _board(_week("current"), args)
 
 
@@ -98,8 +100,9 @@ class WeekBoard(MethodView):
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, args: dict[str, int], week: str) -> dict[str, Any]:
-        """A week's board by its label (``2026-W49``, or ``current``); final once frozen."""
+    def get(self, args: dict[str, Any], week: str) -> dict[str, Any]:
+        """A week's board of a ruleset by its label (``2026-W49``, or ``current``); final
+        once frozen."""
         return _board(_week(week), args)
 
 
@@ -113,6 +116,9 @@ class PlayerRank(MethodView):
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-    def get(self, args: dict[str, int], week: str, player_id: str) -> dict[str, Any]:
-        """A player's rank on a week's board with neighbours (``rank`` null if not listed)."""
-        return ctx().store.board_rank(_week(week), player_id, args["neighbours"], now())
+    def get(self, args: dict[str, Any], week: str, player_id: str) -> dict[str, Any]:
+        """A player's rank on a week's board of a ruleset with neighbours (``rank`` null if
+        not listed)."""
+        return ctx().store.board_rank(
+            _week(week), player_id, args["neighbours"], now(), args["ruleset"]
+        )

@@ -6,7 +6,7 @@ import marshmallow as ma
 from king_web.jsonbody import QueryInteger
 from marshmallow import validate
 
-from king_rating.resources.paging import PageArgsSchema
+from king_rating.resources.rulesets import RulesetArgsSchema, RulesetPageArgsSchema
 
 
 class BoardEntrySchema(ma.Schema):
@@ -34,6 +34,7 @@ class WeekSchema(ma.Schema):
 
 
 class BoardSchema(WeekSchema):
+    ruleset = ma.fields.String(required=True, metadata={"description": "the board's ruleset"})
     items = ma.fields.List(ma.fields.Nested(BoardEntrySchema), required=True)
     page = ma.fields.Integer(required=True)
     page_size = ma.fields.Integer(required=True)
@@ -46,7 +47,7 @@ class ResetSchema(ma.Schema):
     seconds_until_reset = ma.fields.Integer(required=True)
 
 
-class RankArgsSchema(ma.Schema):
+class RankArgsSchema(RulesetArgsSchema):
     neighbours = QueryInteger(
         load_default=2,
         validate=validate.Range(min=0, max=25),
@@ -56,6 +57,7 @@ class RankArgsSchema(ma.Schema):
 
 class RankSchema(ma.Schema):
     week = ma.fields.String(required=True)
+    ruleset = ma.fields.String(required=True, metadata={"description": "the board's ruleset"})
     player_id = ma.fields.String(required=True)
     name = ma.fields.String(required=True)
     is_guest = ma.fields.Boolean(required=True, metadata={"description": "a guest account"})
@@ -70,6 +72,9 @@ class RankSchema(ma.Schema):
     above = ma.fields.List(ma.fields.Nested(BoardEntrySchema), required=True)
     below = ma.fields.List(ma.fields.Nested(BoardEntrySchema), required=True)
 
+
+#: A page of one ruleset's board.
+PageArgsSchema = RulesetPageArgsSchema
 
 __all__ = [
     "BoardSchema",
