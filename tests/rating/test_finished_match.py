@@ -89,3 +89,35 @@ def test_only_ranked_live_matches_of_four_people_that_were_played_out_are_rated(
     assert not build_match(ranked=False).is_rated
     assert not build_match(outcome="aborted").is_rated
     assert not build_match(bots=(False, True, False, False)).is_rated
+
+
+@pytest.mark.parametrize(
+    ("places", "totals", "winners"),
+    [
+        ((2, 2, 1, 2), (300, 250, 100, -50), [2]),  # a King made by seat 2 (traditional)
+        ((1, 4, 1, 1), (-100, 200, -300, 0), [0, 2, 3]),  # seat 1 announced King and failed
+        ((1, 1, 3, 4), (90, 90, 10, 0), [0, 1]),  # on totals, a shared first place
+    ],
+)
+def test_places_that_do_not_follow_the_totals_are_accepted_and_name_the_winners(
+    places: tuple[int, ...], totals: tuple[int, ...], winners: list[int]
+) -> None:
+    message = build_match(places=places, totals=totals, ruleset="traditional")
+    again = FinishedMatch.from_json(message.to_json())
+    assert [seat.place for seat in again.players] == list(places)
+    assert again.winners == winners
+
+
+def test_a_forfeit_never_wins_and_when_all_forfeited_nobody_did() -> None:
+    message = build_match(places=(1, 2, 3, 4), forfeited=(False, False, True, True))
+    assert message.winners == [0]
+    everyone = build_match(places=(4, 3, 2, 1), forfeited=(True, True, True, True))
+    assert everyone.winners == []
+
+
+def test_every_rated_ruleset_is_a_name_of_the_message_package() -> None:
+    from king_message import DEFAULT_RULESET, RATED_RULESETS, is_rated_ruleset
+
+    assert DEFAULT_RULESET == "standard" and DEFAULT_RULESET in RATED_RULESETS
+    assert RATED_RULESETS == ("standard", "classic20", "traditional", "konturlu", "international")
+    assert not is_rated_ruleset("classic") and not is_rated_ruleset(None)
