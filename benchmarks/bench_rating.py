@@ -59,7 +59,7 @@ from king_rating import elo, weekly
 from king_rating.migrate import migrate
 
 BENCH_DATABASE = "king_bench_rating"
-DATASET_VERSION = "1"
+DATASET_VERSION = "2"  # 2: ratings per ruleset (migration 0006)
 PLAYERS = 1_000_000
 MATCHES = 2_500_000  # four history rows each: 10,000,000
 #: Share of all matches that fall in the benchmark's current week (a busy week).
@@ -113,25 +113,28 @@ def reference_time() -> datetime:
 
 
 _DROP_FOR_LOAD = """
-DROP INDEX IF EXISTS players_ladder;
+DROP INDEX IF EXISTS ratings_ladder;
 DROP INDEX IF EXISTS rating_history_by_player;
 DROP INDEX IF EXISTS weekly_scores_board;
 ALTER TABLE rating_history DROP CONSTRAINT IF EXISTS rating_history_pkey;
 ALTER TABLE weekly_scores DROP CONSTRAINT IF EXISTS weekly_scores_pkey;
 ALTER TABLE matches DROP CONSTRAINT IF EXISTS matches_pkey;
 ALTER TABLE players DROP CONSTRAINT IF EXISTS players_pkey;
+ALTER TABLE ratings DROP CONSTRAINT IF EXISTS ratings_pkey;
 """
 
 # The same definitions as the migrations leave them, rebuilt after the bulk load.
 _RESTORE_AFTER_LOAD = """
 ALTER TABLE players ADD PRIMARY KEY (player_id);
+ALTER TABLE ratings ADD PRIMARY KEY (player_id, ruleset);
 ALTER TABLE matches ADD PRIMARY KEY (match_id);
 ALTER TABLE rating_history ADD PRIMARY KEY (match_id, player_id);
-ALTER TABLE weekly_scores ADD PRIMARY KEY (week, player_id);
-CREATE INDEX players_ladder ON players (rating DESC, player_id) WHERE rated_matches >= 15;
-CREATE INDEX rating_history_by_player ON rating_history (player_id, seq DESC);
+ALTER TABLE weekly_scores ADD PRIMARY KEY (week, ruleset, player_id);
+CREATE INDEX ratings_ladder ON ratings (ruleset, rating DESC, player_id)
+    WHERE rated_matches >= 15;
+CREATE INDEX rating_history_by_player ON rating_history (player_id, ruleset, seq DESC);
 CREATE INDEX weekly_scores_board
-    ON weekly_scores (week, score DESC, matches DESC, reached_at, player_id)
+    ON weekly_scores (week, ruleset, score DESC, matches DESC, reached_at, player_id)
     WHERE matches >= 5;
 """
 
@@ -204,12 +207,21 @@ def generate(url: str, players: int = PLAYERS, matches: int = MATCHES) -> float:
         }
         conn.execute(
             """
-            INSERT INTO players (player_id, name, rating, rated_matches, last_rated_at,
-                                 created_at, updated_at)
-            SELECT 'p' || i, 'Player ' || i,
+            INSERT INTO players (player_id, name, created_at, updated_at)
+            SELECT 'p' || i, 'Player ' || i, %(ref)s, %(ref)s
+              FROM generate_series(0, %(players)s - 1) AS i
+            """,
+            params,
+        )
+        # Everyone plays standard (the benchmark's matches are all of one ruleset).
+        conn.execute(
+            """
+            INSERT INTO ratings (player_id, ruleset, rating, rated_matches, last_rated_at,
+                                 updated_at)
+            SELECT 'p' || i, 'standard',
                    1500 + 300 * (random() + random() + random() + random() - 2),
                    (random() * 300)::int,
-                   %(ref)s - random() * interval '60 days', %(ref)s, %(ref)s
+                   %(ref)s - random() * interval '60 days', %(ref)s
               FROM generate_series(0, %(players)s - 1) AS i
             """,
             params,
@@ -234,7 +246,7 @@ def generate(url: str, players: int = PLAYERS, matches: int = MATCHES) -> float:
             INSERT INTO matches (match_id, schema_version, mode, ranked, ruleset, hands,
                                  outcome, started_at, ended_at, rated, week, board_applied,
                                  fairness)
-            SELECT match_id, 1, 'live', true, 'classic', 20, 'finished',
+            SELECT match_id, 1, 'live', true, 'standard', 20, 'finished',
                    ended_at - interval '40 minutes', ended_at, true,
                    to_char(ended_at AT TIME ZONE 'Europe/Istanbul', 'IYYY-"W"IW'), true,
                    '{}'::jsonb
@@ -243,10 +255,10 @@ def generate(url: str, players: int = PLAYERS, matches: int = MATCHES) -> float:
         )
         conn.execute(
             """
-            INSERT INTO rating_history (player_id, match_id, ended_at, rating_before,
+            INSERT INTO rating_history (player_id, match_id, ruleset, ended_at, rating_before,
                                         rating_after, delta, k, place, rated_matches_before)
             SELECT 'p' || ((g.first_seat + s.seat * 7919) %% %(players)s), g.match_id,
-                   g.ended_at, 1500, 1500 + (2.5 - pl.place) * 8, (2.5 - pl.place) * 8, 24,
+                   'standard', g.ended_at, 1500, 1500 + (2.5 - pl.place) * 8, (2.5 - pl.place) * 8, 24,
                    pl.place, 20
               FROM bench_gen g
              CROSS JOIN generate_series(0, 3) AS s(seat)
@@ -262,9 +274,9 @@ def generate(url: str, players: int = PLAYERS, matches: int = MATCHES) -> float:
             )
         conn.execute(
             """
-            INSERT INTO weekly_scores (week, player_id, points_x2, matches, score, reached_at,
-                                       last_match_at)
-            SELECT week, player_id, sum(points), count(*),
+            INSERT INTO weekly_scores (week, ruleset, player_id, points_x2, matches, score,
+                                       reached_at, last_match_at)
+            SELECT week, 'standard', player_id, sum(points), count(*),
                    (sum(points) + 30)::float8 / (2 * (count(*) + 10)),
                    max(ended_at), max(ended_at)
               FROM (SELECT to_char(ended_at AT TIME ZONE 'Europe/Istanbul', 'IYYY-"W"IW')
@@ -327,7 +339,7 @@ def random_messages(
                 match_id=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
                 mode="live",
                 ranked=True,
-                ruleset="classic",
+                ruleset="standard",
                 hands=20,
                 players=tuple(
                     SeatResult(

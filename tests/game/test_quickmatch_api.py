@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.parse
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -29,13 +30,18 @@ from .helpers import signup
 
 pytestmark = [pytest.mark.integration]
 
+#: Standard ratings by player id; another ruleset's under "<ruleset>:<player id>".
 RATINGS: dict[str, float] = {}
 
 
 class _RatingService(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
-        parts = self.path.strip("/").split("/")
-        rating = RATINGS.get(parts[1]) if len(parts) == 3 and parts[0] == "players" else None
+        url = urllib.parse.urlsplit(self.path)
+        parts = url.path.strip("/").split("/")
+        ruleset = urllib.parse.parse_qs(url.query).get("ruleset", ["standard"])[0]
+        rating = None
+        if len(parts) == 3 and parts[0] == "players":
+            rating = RATINGS.get(parts[1] if ruleset == "standard" else f"{ruleset}:{parts[1]}")
         body = json.dumps({"rating": rating} if rating is not None else {"code": "nf"}).encode()
         self.send_response(200 if rating is not None else 404)
         self.send_header("Content-Type", "application/json")
@@ -250,8 +256,12 @@ def test_the_rating_lookup_caches_and_falls_back_to_1500(rating_url: str, redis_
     RATINGS["known-one"] = 1800
     assert lookup.rating_of("known-one") == 1713  # from the cache every copy shares
     assert lookup.rating_of("never-rated") == DEFAULT_RATING
+    # Each ruleset is rated apart: a classic20 pool pairs by the classic20 rating.
+    RATINGS["classic20:known-one"] = 1404.2
+    assert lookup.rating_of("known-one", "classic20") == 1404
+    assert lookup.rating_of("known-one", "traditional") == DEFAULT_RATING
     down = RatingLookup("http://127.0.0.1:9", redis, prefix, timeout_s=0.5)
     assert down.rating_of("someone") == DEFAULT_RATING
-    ttl = redis.ttl(f"{prefix}qm:rating:someone")
+    ttl = redis.ttl(f"{prefix}qm:rating:standard:someone")
     assert 0 < ttl <= 15  # asked again soon, unlike a real answer
     redis.close()

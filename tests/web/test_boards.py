@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+import urllib.error
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -13,7 +17,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from king_message import FinishedMatch, SeatResult, format_utc
+from king_message import RATED_RULESETS, FinishedMatch, SeatResult, format_utc
 from king_rating.app import create_app
 from king_rating.config import Settings
 from king_rating.migrate import migrate
@@ -25,15 +29,16 @@ from .servers import LiveServer
 pytestmark = pytest.mark.integration
 
 PLAYERS = ("ayse", "burak", "cem", "deniz")
+STATIC = Path(__file__).resolve().parents[2] / "services/game/king_game/web/static"
 
 
-def finished_match(ended: datetime, rotation: int) -> FinishedMatch:
+def finished_match(ended: datetime, rotation: int, ruleset: str = "standard") -> FinishedMatch:
     order = PLAYERS[rotation % 4 :] + PLAYERS[: rotation % 4]
     return FinishedMatch(
         match_id=str(uuid.uuid4()),
         mode="live",
         ranked=True,
-        ruleset="standard",
+        ruleset=ruleset,
         hands=8,
         players=tuple(
             SeatResult(
@@ -58,7 +63,8 @@ def finished_match(ended: datetime, rotation: int) -> FinishedMatch:
 
 @pytest.fixture(scope="module")
 def rating_server(database_url: str, redis_url: str) -> Iterator[LiveServer]:
-    """The rating app on a schema of its own with 16 rated matches of four players."""
+    """The rating app on a schema of its own with 16 rated matches of four players, and 5 of
+    them in classic20 (rated apart)."""
     schema = f"web_rating_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
@@ -68,6 +74,9 @@ def rating_server(database_url: str, redis_url: str) -> Iterator[LiveServer]:
     now = datetime.now(UTC)
     for index in range(16):
         store.ingest(finished_match(now - timedelta(minutes=5 * (16 - index)), index))
+    for index in range(5):
+        ended = now - timedelta(minutes=3 * (5 - index))
+        store.ingest(finished_match(ended, 0, ruleset="classic20"))
     app = create_app(Settings(database_url=url, redis_url=redis_url), store=store)
     server = LiveServer(app)
     try:
@@ -93,6 +102,36 @@ def test_weekly_board_lists_the_players(boards_page: Any, static_server: LiveSer
     boards_page.wait_for_selector(".board-table tbody tr")
     names = boards_page.locator(".board-table tbody td:nth-child(2)").all_inner_texts()
     assert sorted(names) == ["Ayse", "Burak", "Cem", "Deniz"]
+
+
+def test_the_ruleset_picker_shows_another_rulesets_board(
+    boards_page: Any, static_server: LiveServer
+) -> None:
+    boards_page.goto(static_server.url + "/#/weekly")
+    boards_page.wait_for_selector(".board-table tbody tr")
+    assert boards_page.locator("#ruleset-picker").input_value() == "standard"
+    matches = boards_page.locator(".board-table tbody td:nth-child(4)").all_inner_texts()
+    assert matches == ["16"] * 4
+    boards_page.select_option("#ruleset-picker", "classic20")
+    boards_page.wait_for_function(
+        "document.querySelector('.board-table tbody td:nth-child(4)')?.textContent === '5'"
+    )
+    names = boards_page.locator(".board-table tbody td:nth-child(2)").all_inner_texts()
+    assert names == ["Ayse", "Burak", "Cem", "Deniz"]  # always seated 0-3 in that match
+    # Nobody has played traditional: its board is empty, and says how to get on it.
+    boards_page.select_option("#ruleset-picker", "traditional")
+    boards_page.wait_for_selector("#weekly-empty")
+    # The ladder keeps the choice while the page is open.
+    boards_page.goto(static_server.url + "/#/ladder")
+    boards_page.wait_for_selector("#ladder-empty")
+    assert boards_page.locator("#ruleset-picker").input_value() == "traditional"
+
+
+def test_the_pickers_rulesets_are_the_rated_ones() -> None:
+    source = (STATIC / "boards.js").read_text(encoding="utf-8")
+    listed = re.search(r"RATED_RULESETS = \[([^\]]*)\]", source)
+    assert listed is not None
+    assert tuple(re.findall(r'"(\w+)"', listed[1])) == RATED_RULESETS
 
 
 def test_ladder_ranks_established_players(boards_page: Any, static_server: LiveServer) -> None:
@@ -128,9 +167,14 @@ def test_profile_draws_the_rating_history(
 
 
 def test_rating_proxy_refuses_other_paths(static_server: LiveServer) -> None:
-    import urllib.error
-    import urllib.request
-
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(static_server.url + "/web/rating/readyz", timeout=5)
     assert refused.value.code == 404
+
+
+def test_rating_proxy_refuses_an_unknown_ruleset(static_server: LiveServer) -> None:
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(static_server.url + "/web/rating/ladder?ruleset=classic", timeout=5)
+    assert refused.value.code == 400
+    assert refused.value.headers["Content-Type"] == "application/problem+json"
+    assert json.loads(refused.value.read())["code"] == "unknown_ruleset"

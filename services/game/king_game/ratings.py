@@ -1,9 +1,10 @@
 """A player's rating, for quick match: asked of the rating service's API, cached in Redis.
 
 The services never import each other, so the game service reads ``GET
-{KING_RATING_URL}/players/{id}/rating`` (one rating per player, whatever the ruleset: that is
-what the rating service keeps). The answer is cached in Redis for ``cache_s`` for every copy of
-the service. A player the rating service does not know (404: no rated match yet) has the
+{KING_RATING_URL}/players/{id}/rating?ruleset={ruleset}``: every ruleset is rated apart, and a
+quick-match pool is of one ruleset, so a player is paired by their rating in that ruleset. The
+answer is cached in Redis (per player and ruleset) for ``cache_s`` for every copy of the
+service. A player the rating service does not know (404: no rated match yet) has the
 initial 1500; when the rating service does not answer, the player gets 1500 for this join
 (cached only briefly), so quick match never waits on it.
 """
@@ -16,6 +17,8 @@ import urllib.parse
 import urllib.request
 
 from redis import Redis
+
+from king_message import DEFAULT_RULESET
 
 #: The Elo rating every player starts from (docs/rating.md).
 DEFAULT_RATING = 1500
@@ -38,19 +41,22 @@ class RatingLookup:
         self.cache_s = cache_s
         self.timeout_s = timeout_s
 
-    def _key(self, player_id: str) -> str:
-        return f"{self.prefix}qm:rating:{player_id}"
+    def _key(self, player_id: str, ruleset: str) -> str:
+        return f"{self.prefix}qm:rating:{ruleset}:{player_id}"
 
-    def rating_of(self, player_id: str) -> int:
-        cached = self.redis.get(self._key(player_id))
+    def rating_of(self, player_id: str, ruleset: str = DEFAULT_RULESET) -> int:
+        """The player's rating in ``ruleset``, rounded."""
+        key = self._key(player_id, ruleset)
+        cached = self.redis.get(key)
         if cached is not None:
             return int(cached)
-        rating, keep_s = self._ask(player_id)
-        self.redis.set(self._key(player_id), rating, ex=keep_s)
+        rating, keep_s = self._ask(player_id, ruleset)
+        self.redis.set(key, rating, ex=keep_s)
         return rating
 
-    def _ask(self, player_id: str) -> tuple[int, int]:
-        url = f"{self.base_url}/players/{urllib.parse.quote(player_id, safe='')}/rating"
+    def _ask(self, player_id: str, ruleset: str) -> tuple[int, int]:
+        query = urllib.parse.urlencode({"ruleset": ruleset})
+        url = f"{self.base_url}/players/{urllib.parse.quote(player_id, safe='')}/rating?{query}"
         try:
             with urllib.request.urlopen(url, timeout=self.timeout_s) as answer:
                 body = json.loads(answer.read())

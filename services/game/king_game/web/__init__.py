@@ -9,7 +9,9 @@ the APIs are:
   it directly (it must then allow this origin); when unset, the page uses the small read-only
   proxy ``/web/rating/<path>`` below, which forwards GETs to ``KING_RATING_URL`` (default
   ``http://127.0.0.1:8002``, the rating service's port) so the boards work without
-  cross-origin set-up.
+  cross-origin set-up. A ``ruleset`` in the query must be a rated ruleset
+  (``king_message.RATED_RULESETS``), as the rating service checks too: otherwise the proxy
+  answers ``400 unknown_ruleset`` itself.
 
 The client keeps no state on the server: the deal commitment, the player's own seed and every
 hand it was shown live in the browser's ``localStorage`` for "Verify deck" (``verify.js``).
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Final
 
 from flask import Blueprint, Response, jsonify, request, send_from_directory
+
+from king_message import RATED_RULESETS, is_rated_ruleset
 
 STATIC_DIR: Final = Path(__file__).parent / "static"
 #: The rating endpoints the proxy forwards (read-only, public data).
@@ -68,6 +72,10 @@ def rating_proxy(path: str) -> Response:
     """Forward a read-only GET to the rating service (boards, ladder, profiles, archive)."""
     if not path.startswith(_RATING_PREFIXES) or ".." in path:
         return _problem(404, "not_found", "no such rating resource")
+    for ruleset in request.args.getlist("ruleset"):
+        if not is_rated_ruleset(ruleset):
+            detail = f"{ruleset!r} is not a rated ruleset (one of {', '.join(RATED_RULESETS)})"
+            return _problem(400, "unknown_ruleset", detail)
     base = os.environ.get("KING_RATING_URL", "http://127.0.0.1:8002").rstrip("/")
     query = urllib.parse.urlencode(list(request.args.items(multi=True)))
     url = f"{base}/{urllib.parse.quote(path)}" + (f"?{query}" if query else "")

@@ -165,7 +165,7 @@ class QuickMatchView(MethodView):
             rating = DEFAULT_RATING
         else:
             assert context.ratings is not None
-            rating = context.ratings.rating_of(account.id)
+            rating = context.ratings.rating_of(account.id, body["ruleset"])
         pool = pool_name(body["ruleset"], body["hands"], guest=account.is_guest)
         _quick(context).join(account.id, pool, rating)
         return _status(context, account.id, joined=True)

@@ -1,10 +1,11 @@
 // The weekly board (#/weekly), the all-time ladder (#/ladder) and a profile (#/profile/<id>).
 // Each board says what it is and how to get on it, also when it is empty; ratings with a `?`
 // (provisional, fewer than 15 rated matches: docs/rating.md) are explained where they show.
+// Every ruleset is rated apart: a picker chooses whose board, ladder and rating are shown.
 
 import * as api from "./api.js";
 import { app, h, fill, errorText, guestMarked } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, rulesetLabel, t } from "./i18n.js";
 import { ratingChart } from "./chart.js";
 import { loadSession } from "./store.js";
 import { fmt } from "./strings-lists.js";
@@ -29,6 +30,31 @@ export async function ratingGet(path) {
 }
 
 const playerMatches = (id) => ratingGet(`/players/${encodeURIComponent(id)}/matches?page=1&page_size=10`);
+
+// ------------------------------------------------------------------ the ruleset picker
+
+/** The rated rulesets, as king_message.RATED_RULESETS lists them (tests/web/test_boards.py
+ * compares the two); the rating service takes one with every read, `standard` by default. */
+export const RATED_RULESETS = ["standard", "classic20", "traditional", "konturlu", "international"];
+
+// The ruleset the boards and profiles show; the choice holds while the page is open.
+let shownRuleset = "standard";
+
+const withRuleset = (path) => `${path}${path.includes("?") ? "&" : "?"}ruleset=${encodeURIComponent(shownRuleset)}`;
+
+/** A <select> of the rated rulesets; a change shows the page again for the chosen one. */
+function rulesetPicker(redraw) {
+  const select = h(
+    "select",
+    { id: "ruleset-picker", name: "ruleset" },
+    RATED_RULESETS.map((name) => h("option", { value: name, selected: name === shownRuleset }, rulesetLabel(name))),
+  );
+  select.addEventListener("change", () => {
+    shownRuleset = select.value;
+    redraw();
+  });
+  return h("p", { class: "ruleset-pick" }, h("label", { for: "ruleset-picker" }, `${t("ruleset")}: `), select);
+}
 
 // ------------------------------------------------------------------ boards and profiles
 
@@ -63,11 +89,15 @@ const playerLink = (item) =>
 export async function weeklyPage() {
   fill(app, h("h1", {}, t("weekly")), h("p", {}, "…"));
   try {
-    const [board, reset] = await Promise.all([api.weeklyBoard(), api.weeklyReset().catch(() => null)]);
+    const [board, reset] = await Promise.all([
+      ratingGet(withRuleset("/weekly/current?page=1")),
+      api.weeklyReset().catch(() => null),
+    ]);
     const items = board.items || [];
     fill(
       app,
       h("h1", {}, `${t("weekly")} ${board.week}`),
+      rulesetPicker(weeklyPage),
       h("p", { class: "about", id: "weekly-about" }, t("weekly_about")),
       reset ? h("p", { class: "muted" }, `${t("week_resets")}: ${new Date(reset.resets_at).toLocaleString(lang())}`) : null,
       items.length
@@ -90,11 +120,12 @@ export async function weeklyPage() {
 export async function ladderPage() {
   fill(app, h("h1", {}, t("ladder")), h("p", {}, "…"));
   try {
-    const page = await api.ladder();
+    const page = await ratingGet(withRuleset("/ladder?page=1"));
     const items = page.items || [];
     fill(
       app,
       h("h1", {}, t("ladder")),
+      rulesetPicker(ladderPage),
       h("p", { class: "about", id: "ladder-about" }, t("ladder_about")),
       items.length
         ? boardTable(items, [
@@ -122,6 +153,14 @@ function ratingPanel(player) {
     h("p", { class: "rating-line" }, `${t("rating")}: `, h("strong", { id: "rating" }, player.display), ` · ${t("matches")}: ${player.rated_matches}`),
     h("p", { class: "muted", id: "rating-explained" }, explained),
     h("p", { class: "muted", id: "computer-unrated" }, t("computer_unrated")),
+    (player.ratings || []).length
+      ? h(
+          "p",
+          { class: "muted", id: "all-ratings" },
+          `${t("ratings_by_ruleset")}: `,
+          player.ratings.map((r) => `${rulesetLabel(r.ruleset)} ${r.display}`).join(" · "),
+        )
+      : null,
   );
 }
 
@@ -175,11 +214,16 @@ export async function profilePage(playerId) {
   fill(app, h("h1", {}, t("profile")), h("p", {}, "…"));
   const matches = matchesPanel(playerId);
   try {
-    const [player, history] = await Promise.all([api.playerRating(playerId), api.ratingHistory(playerId)]);
+    const id = encodeURIComponent(playerId);
+    const [player, history] = await Promise.all([
+      ratingGet(withRuleset(`/players/${id}/rating`)),
+      ratingGet(withRuleset(`/players/${id}/rating-history?page=1&page_size=100`)),
+    ]);
     const items = history.items || [];
     fill(
       app,
       h("h1", {}, guestMarked(player.name || playerId, player.is_guest)),
+      rulesetPicker(() => profilePage(playerId)),
       h(
         "div",
         { class: "profile-grid" },

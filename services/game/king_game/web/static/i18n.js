@@ -93,6 +93,7 @@ const LABELS = {
     score: "Score",
     matches: "Matches",
     rating_history: "Rating history",
+    ratings_by_ruleset: "Ratings by ruleset",
     no_history: "No rated matches yet.",
     week_resets: "Resets at",
     unavailable: "Not available right now",
@@ -153,6 +154,9 @@ const LABELS = {
     qm_guest_note: "Guests play guests (unranked).",
     ruleset_standard: "Standard",
     ruleset_classic20: "Classic 20",
+    ruleset_traditional: "Traditional",
+    ruleset_konturlu: "Konturlu",
+    ruleset_international: "International",
   },
   tr: {
     title: "King (Rıfkı)",
@@ -230,6 +234,7 @@ const LABELS = {
     score: "Skor",
     matches: "Maç",
     rating_history: "Puan geçmişi",
+    ratings_by_ruleset: "Kurallara göre puanlar",
     no_history: "Henüz puanlı maç yok.",
     week_resets: "Sıfırlanma",
     unavailable: "Şu anda kullanılamıyor",
@@ -290,6 +295,9 @@ const LABELS = {
     qm_guest_note: "Misafirler misafirlerle oynar (puansız).",
     ruleset_standard: "Standart",
     ruleset_classic20: "Klasik 20",
+    ruleset_traditional: "Geleneksel",
+    ruleset_konturlu: "Konturlu",
+    ruleset_international: "Uluslararası",
   },
 };
 
