@@ -730,7 +730,7 @@ WITH u AS (
     UPDATE players AS p
        SET name = u.name, is_guest = u.is_guest, updated_at = now()
       FROM u
-     WHERE p.player_id = u.player_id
+     WHERE p.player_id = u.player_id AND (p.name, p.is_guest) IS DISTINCT FROM (u.name, u.is_guest)
 ), ratings AS (
     INSERT INTO ratings AS r (player_id, ruleset, rating, rated_matches, last_rated_at)
     SELECT u.player_id, %(ruleset)s, u.after, 1, %(ended)s FROM u ORDER BY u.player_id
