@@ -258,8 +258,8 @@ def generate(url: str, players: int = PLAYERS, matches: int = MATCHES) -> float:
             INSERT INTO rating_history (player_id, match_id, ruleset, ended_at, rating_before,
                                         rating_after, delta, k, place, rated_matches_before)
             SELECT 'p' || ((g.first_seat + s.seat * 7919) %% %(players)s), g.match_id,
-                   'standard', g.ended_at, 1500, 1500 + (2.5 - pl.place) * 8, (2.5 - pl.place) * 8, 24,
-                   pl.place, 20
+                   'standard', g.ended_at, 1500, 1500 + (2.5 - pl.place) * 8,
+                   (2.5 - pl.place) * 8, 24, pl.place, 20
               FROM bench_gen g
              CROSS JOIN generate_series(0, 3) AS s(seat)
              CROSS JOIN LATERAL (SELECT ((s.seat + g.m) %% 4) + 1 AS place) AS pl
