@@ -8,8 +8,9 @@ expected) over their three opponents, so a player's K is spread across the pairi
 than applied three times. K falls with experience: 48 for a player's first 15 rated matches,
 24 until 40, then 12. A rating with fewer than 15 rated matches is provisional.
 
-Pure: no I/O, no clock. Places come in already decided (the message carries them: equal
-totals share a place and players who forfeited are placed last).
+Pure: no I/O, no clock. Places come in already decided: the message carries the engine's
+places (usually by totals, equal totals sharing; after a King in ``traditional`` the King maker
+first and the other three sharing second; players who forfeited last), never the totals.
 """
 
 from __future__ import annotations
