@@ -46,7 +46,8 @@ class ArchivedMatchSchema(ma.Schema):
         ma.fields.Integer(),
         required=True,
         metadata={
-            "description": "the winning seats: the best total among those who did not forfeit"
+            "description": "the seats placed first that did not forfeit (after a King in "
+            "traditional, the King maker; the game's çıkar/batar labels are its own)"
         },
     )
     fairness = ma.fields.Dict(
