@@ -14,7 +14,8 @@ READY_JS = """() => {
   const table = document.querySelector('#table');
   if (!table || !table.dataset.version) return false;
   if (table.dataset.phase === 'over') return document.querySelector('#standings') !== null;
-  return document.querySelector('#contract-picker button, #calls button, #hand.active .card.legal') !== null;
+  const moves = '#contract-picker button, #calls button, #hand.active .card.legal';
+  return document.querySelector(moves) !== null;
 }"""
 
 

@@ -393,7 +393,8 @@ class StubGame:
             "ruleset": match.ruleset,
             "num_hands": match.hands,
             "options": match.options,
-            "hands": self._deals(match) if match.options or match.ruleset == "traditional"
+            "hands": self._deals(match)
+            if match.options or match.ruleset == "traditional"
             else [dict(entry) for entry in match.log],
         }
 

@@ -23,6 +23,7 @@ from .play import horizontal_overflow, sign_in_as_guest, wait_for_my_move
 from .servers import LiveServer, load_web_blueprint
 from .stub_game import StubGame, stub_app
 from .tablekit import advance, state_of, view0
+from .test_turkish import english_on
 
 pytestmark = pytest.mark.integration
 
@@ -50,16 +51,16 @@ def dealt_by(first: list[list[str]]) -> Any:
 
 # Seat 0's only heart is K♥ (it may ask for a redeal in a Rıfkı hand); seat 1 holds ♦2 and ♦7.
 LONE_KING = [
-    suit("C", "23456789TJQK") + ["KH"],
-    ["AC"] + suit("D", "23456789TJQK"),
-    ["AD"] + suit("H", "234567") + suit("S", "234567"),
+    [*suit("C", "23456789TJQK"), "KH"],
+    ["AC", *suit("D", "23456789TJQK")],
+    ["AD", *suit("H", "234567"), *suit("S", "234567")],
     suit("H", "89TJQA") + suit("S", "89TJQKA"),
 ]
 # Seat 0 holds ♦2 (it declares hand 0) and every spade but the two: Koz spades makes King.
 ALL_SPADES = [
-    ["2D"] + suit("S", "3456789TJQKA"),
-    ["2S"] + suit("C", "23456789TJQK"),
-    ["AC"] + suit("D", "3456789TJQK") + ["AD"],
+    ["2D", *suit("S", "3456789TJQKA")],
+    ["2S", *suit("C", "23456789TJQK")],
+    ["AC", *suit("D", "3456789TJQK"), "AD"],
     suit("H"),
 ]
 
@@ -101,11 +102,17 @@ def create_traditional(page: Any, options: dict[str, str]) -> str:
 
 def shot(page: Any, artifacts: Path, name: str, full: bool = False) -> None:
     page.screenshot(path=str(artifacts / name), full_page=full)
+    if name.endswith("-tr.png"):  # a Turkish page has no English on it
+        assert english_on(page) == [], name
 
 
 @pytest.mark.parametrize(("size", "lang"), [(DESKTOP, "en"), (PHONE, "tr")])
 def test_redeal_round_and_cikar_batar(
-    browser: Any, stub: tuple[LiveServer, StubGame], artifacts: Path, size: tuple[int, int], lang: str
+    browser: Any,
+    stub: tuple[LiveServer, StubGame],
+    artifacts: Path,
+    size: tuple[int, int],
+    lang: str,
 ) -> None:
     server, game = stub
     game.deals = dealt_by(LONE_KING)
@@ -119,6 +126,8 @@ def test_redeal_round_and_cikar_batar(
         page.select_option("#create-ruleset", "traditional")
         page.wait_for_selector("#create-options:not([hidden])")
         form.screenshot(path=str(artifacts / f"traditional-form-{tag}.png"))
+        if lang == "tr":
+            assert english_on(page) == []
         first_card = "the holder of ♦7" if lang == "en" else "♦7'si olan"
         cap = "2"
         match_id = create_traditional(
@@ -222,7 +231,11 @@ def test_redeal_round_and_cikar_batar(
 
 @pytest.mark.parametrize(("size", "lang"), [(PHONE, "en"), (DESKTOP, "tr")])
 def test_announced_king_ends_the_match(
-    browser: Any, stub: tuple[LiveServer, StubGame], artifacts: Path, size: tuple[int, int], lang: str
+    browser: Any,
+    stub: tuple[LiveServer, StubGame],
+    artifacts: Path,
+    size: tuple[int, int],
+    lang: str,
 ) -> None:
     server, game = stub
     game.deals = dealt_by(ALL_SPADES)
