@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from king_engine import PHASE_CONTRACT
 from king_engine.deal import deal_hand
 
 from .play import horizontal_overflow, sign_in_as_guest, wait_for_my_move
@@ -316,6 +317,30 @@ def test_traditional_match_verifies(
             page.wait_for_function(
                 "v => document.querySelector('#table')?.dataset.version !== v", arg=version
             )
+        # Later on, seat 0 declares: the picker offers the view's contracts and says why the
+        # others are not (each penalty at most twice, the picks used).
+        advance(
+            game,
+            match_id,
+            lambda s: s.hand_index >= 12 and s.phase == PHASE_CONTRACT and s.current_player == 0,
+        )
+        if not state_of(game, match_id).is_over:
+            page.reload()
+            page.wait_for_selector("#contract-picker")
+            view = view0(game, match_id)
+            offered = {c["move"] for c in view["allowed_contracts"]}
+            buttons = page.locator("#contract-picker button")
+            assert {buttons.nth(i).get_attribute("data-move") for i in range(buttons.count())} == (
+                offered
+            )
+            for contract, count in view["contract_counts"].items():
+                line = page.locator(f'#contract-picker .unavailable li[data-contract="{contract}"]')
+                if contract != "trump" and count >= 2:
+                    assert line.count() == 1
+                    # the reason: the cap, or (first) this seat's penalty picks used up
+                    used_up = view["picks_left"][0]["penalty"] == 0
+                    assert ("penalty pick" if used_up else "2×") in line.inner_text()
+            shot(page, artifacts, "traditional-picker-1280-en.png")
         advance(game, match_id, lambda s: s.is_over)
         page.reload()
         page.wait_for_selector("#standings")
