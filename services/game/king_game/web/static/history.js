@@ -122,8 +122,12 @@ async function matchFacts(matchId, archiveRead) {
   }
   if (!forfeits) forfeits = (seats || []).filter((s) => s?.forfeited).map((s) => s.seat);
   const level = match?.level || table?.level || null;
-  // The service's result when this caller may read the match (a King end decides the places).
-  const result = match?.places ? { places: match.places, outcomes: match.seat_outcomes || null, endReason: match.end_reason || null, kingSeat: match.king_seat ?? null } : null;
+  // traditional's result when this caller may read the match: çıkar / batar, and after a King
+  // end the service's places (the totals do not decide them then).
+  const king = ["king", "king_failed"].includes(match?.end_reason);
+  const result = match?.seat_outcomes
+    ? { places: king ? match.places : null, outcomes: match.seat_outcomes, endReason: match.end_reason, kingSeat: match.king_seat ?? null }
+    : null;
   return { seats, forfeits, level, me: match?.seat ?? null, result };
 }
 
