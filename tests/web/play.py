@@ -14,7 +14,8 @@ READY_JS = """() => {
   const table = document.querySelector('#table');
   if (!table || !table.dataset.version) return false;
   if (table.dataset.phase === 'over') return document.querySelector('#standings') !== null;
-  return document.querySelector('#contract-picker button, #hand.active .card.legal') !== null;
+  const moves = '#contract-picker button, #calls button, #hand.active .card.legal';
+  return document.querySelector(moves) !== null;
 }"""
 
 
@@ -85,8 +86,11 @@ def play_to_the_end(
             return moves
         version = page.get_attribute("#table", "data-version")
         picker = page.locator("#contract-picker button")
+        calls = page.locator("#calls button[data-move=keep], #calls button[data-move=pass]")
         if picker.count():
             picker.first.click()
+        elif calls.count():  # traditional: keep the deal, announce no King
+            calls.first.click()
         else:
             if shots is not None and moves in (20, 60):
                 page.screenshot(path=str(shots))

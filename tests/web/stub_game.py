@@ -14,6 +14,7 @@ import secrets
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,7 @@ from king_engine import (
     view_for,
 )
 from king_engine import deal as kingdeal
+from king_engine.match import new_match_on_deals_for_tests
 from king_engine.moves import ChooseContract, PlayCard
 from king_match.served import SERVED_RULESETS
 
@@ -60,6 +62,22 @@ class StubMatch:
     #: A test sets it: the human forfeited and the computer plays seat 0 (as after a live
     #: player's takeover), while the engine may still name seat 0 as the mover.
     forfeited: bool = False
+    #: The ruleset's options as the table was created with them (traditional's).
+    options: dict[str, Any] = field(default_factory=dict)
+    #: Every move in order, for a transcript rebuilt as the service rebuilds it (every deal,
+    #: thrown ones included, with the calls).
+    moves: list[tuple[int, Any]] = field(default_factory=list)
+    #: Deals chosen by a test instead of KINGDEAL's (``new_match_on_deals_for_tests``): called
+    #: with the match key and the deal number, so a test may keep KINGDEAL's for some deals.
+    deals: Callable[[bytes, int], list[int]] | None = None
+
+    def new_state(self, key: bytes) -> MatchState:
+        deals = self.deals
+        if deals is not None:
+            return new_match_on_deals_for_tests(
+                self.ruleset, self.hands, lambda d: deals(key, d), self.options
+            )
+        return new_match(self.ruleset, self.hands, key, self.options)
 
     @property
     def commit(self) -> str:
@@ -76,6 +94,10 @@ class StubGame:
         self.matches: dict[str, StubMatch] = {}
         self.tokens: dict[str, str] = {}
         self.rng = random.Random(seed)
+        #: A test sets them: the bots make the first of these moves that is legal (else a
+        #: random one), and the next tables are dealt by ``deals`` instead of KINGDEAL.
+        self.prefer: list[str] = []
+        self.deals: Callable[[bytes, int], list[int]] | None = None
 
     def blueprint(self) -> Blueprint:
         bp = Blueprint("stub_game", __name__, url_prefix="/v1")
@@ -109,6 +131,7 @@ class StubGame:
                           "penalty": spec.is_penalty} for spec in CONTRACTS]  # fmt: skip
             rulesets = [
                 {"name": name, "hands": list(rs.lengths),
+                 "options": rs.describe()["options"],
                  "quotas": {str(n): rs.describe_quotas(n) for n in rs.lengths}}
                 for name, rs in SERVED_RULESETS.items()
             ]  # fmt: skip
@@ -139,6 +162,8 @@ class StubGame:
                 int(body["hands"]),
                 body.get("level", "easy"),
                 secrets.token_bytes(32),
+                options=dict(body.get("options") or {}),
+                deals=self.deals,
             )
             match.owner = player()
             if "client_seed" in body or body.get("sit"):  # the creator sits later, with its seed
@@ -226,6 +251,7 @@ class StubGame:
         assert state is not None
         hand, declarer = state.hand_index, state.declarer
         first = len(match.events) + 1
+        match.moves.append((seat, move))
         for event in state.apply(seat, move):
             self._event(match, event)
             if event["type"] == "hand_started":
@@ -235,7 +261,8 @@ class StubGame:
             self._event(match, {"type": "match_finished", "outcome": "finished",
                                 "reason": "played_out", "totals": totals,
                                 "places": placements(totals, []),
-                                "winners": match_winners(totals, []), "forfeits": []})  # fmt: skip
+                                "winners": match_winners(totals, []), "forfeits": [],
+                                **self._result(state)})  # fmt: skip
         if not match.log or match.log[-1]["hand"] != hand:
             match.log.append({"hand": hand, "declarer": declarer,
                               "contract": None, "trump": None, "plays": []})  # fmt: skip
@@ -254,14 +281,16 @@ class StubGame:
         state = match.state
         assert state is not None
         while not state.is_over and state.current_player != 0:
-            action = self.rng.choice(list(state.legal_actions()))
-            self._apply(match, state.current_player, move_of_action(action))
+            moves = [move_of_action(a) for a in state.legal_actions()]
+            preferred = [m for text in self.prefer for m in moves if str(m) == text]
+            move = preferred[0] if preferred else self.rng.choice(moves)
+            self._apply(match, state.current_player, move)
         match.deadline_ms = int(time.time() * 1000) + self.move_ms
 
     def _start(self, match: StubMatch, seed: bytes) -> dict[str, Any]:
         match.seeds = [seed, kingdeal.BOT_SEED, kingdeal.BOT_SEED, kingdeal.BOT_SEED]
         key = kingdeal.match_key(match.match_id, match.server_seed, match.seeds)
-        match.state = new_match(match.ruleset, match.hands, key)
+        match.state = match.new_state(key)
         with self.lock:
             self.matches[match.match_id] = match
             self._bots(match)
@@ -332,7 +361,19 @@ class StubGame:
         if state.is_over:
             body["places"] = placements(list(state.totals), forfeits)
             body["winners"] = match_winners(list(state.totals), forfeits)
+            body.update(self._result(state, forfeits))
         return body
+
+    @staticmethod
+    def _result(state: MatchState, forfeits: list[int] | None = None) -> dict[str, Any]:
+        """A ruleset with outcome labels (traditional): the result's end, King seat, çıkar /
+        batar, places and winners, as the service's ``standing`` sends them."""
+        if state.ruleset.outcome_labels is None:
+            return {}
+        result = state.result(forfeits or [])
+        return {"end_reason": result["end_reason"], "king_seat": result["king_seat"],
+                "seat_outcomes": result["outcome"], "places": result["places"],
+                "winners": result["winners"]}  # fmt: skip
 
     def _reserves(self, turn: int | None, move_end_ms: int, now: int) -> list[int]:
         """Every seat's reserve, the mover's charged with its time past the move clock."""
@@ -351,8 +392,39 @@ class StubGame:
             "seed_sources": ["client", "bot", "bot", "bot"],
             "ruleset": match.ruleset,
             "num_hands": match.hands,
-            "hands": [dict(entry) for entry in match.log],
+            "options": match.options,
+            "hands": self._deals(match)
+            if match.options or match.ruleset == "traditional"
+            else [dict(entry) for entry in match.log],
         }
+
+    def _deals(self, match: StubMatch) -> list[dict[str, Any]]:
+        """Every deal with its moves, as the service's transcript lists them
+        (king_match/fairness.py): thrown deals with how they ended, calls beside the plays."""
+        key = kingdeal.match_key(match.match_id, match.server_seed, match.seeds)
+        state = match.new_state(key)
+        entries: list[dict[str, Any]] = []
+        for seat, move in match.moves:
+            if not entries or entries[-1]["deal"] != state.deal_no:
+                entries.append({"hand": state.hand_index, "deal": state.deal_no,
+                                "declarer": state.declarer, "contract": None, "trump": None,
+                                "plays": []})  # fmt: skip
+            entry = entries[-1]
+            if isinstance(move, ChooseContract):
+                entry["contract"] = CONTRACTS[move.contract].code
+                entry["trump"] = "CDHS"[move.trump] if move.trump >= 0 else None
+            elif isinstance(move, PlayCard):
+                entry["plays"].append([seat, format_card(move.card)])
+            else:
+                entry.setdefault("calls", []).append([seat, str(move)])
+            state.apply(seat, move)
+        ends = {deal.deal: deal for deal in state.deals}
+        for entry in entries:
+            deal = ends.get(entry["deal"])
+            entry["ended"] = deal.ended if deal else None
+            if deal is not None and deal.ended != "played":
+                entry["asked_by"], entry["reason"] = deal.asked_by, deal.reason
+        return entries
 
 
 def stub_app(web_blueprint: Blueprint, seed: int = 1, **clocks: int) -> tuple[Flask, StubGame]:

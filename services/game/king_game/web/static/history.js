@@ -4,15 +4,18 @@
 // (shared/king_engine: the led suit's highest card wins unless a trump is played; a contract's
 // points per trick, per penalty card and for the last two tricks). The deck is re-dealt with
 // verify.js as Verify deck does; without this device's record of the match only the deal's
-// consistency can be checked, and the page says so.
+// consistency can be checked, and the page says so. A transcript lists every deal, so a
+// traditional match's thrown deals (redealt, or the Kız replay) appear too, marked, and count
+// towards no total; their calls (redeal answers, King announcements) are not tricks.
 
 import * as api from "./api.js";
 import { ratingGet } from "./boards.js";
 import { cardElement } from "./cards.js";
 import { app, h, fill, errorText, seatName } from "./dom.js";
-import { contractLabel, t } from "./i18n.js";
+import { contractLabel, rulesetLabel, t } from "./i18n.js";
 import { loadRecord, loadSession } from "./store.js";
 import { fmt } from "./strings-lists.js";
+import { outcomeText, reasonText } from "./table-parts.js";
 import { verifyTranscript } from "./verify.js";
 
 // ------------------------------------------------------------------ the rules of a trick
@@ -70,7 +73,22 @@ export function replayHand(entry) {
     }
     tricks.push(trick);
   }
-  return { hand: entry.hand, declarer: entry.declarer, contract: entry.contract, trump: entry.trump, tricks, points, taken };
+  // A deal that was thrown away (traditional: redealt or replayed) scores nothing.
+  const thrown = entry.ended === "redealt" || entry.ended === "replayed" ? entry.ended : null;
+  return {
+    hand: entry.hand,
+    deal: entry.deal ?? entry.hand,
+    declarer: entry.declarer,
+    contract: entry.contract,
+    trump: entry.trump,
+    tricks,
+    points,
+    taken,
+    thrown,
+    askedBy: entry.asked_by ?? null,
+    reason: entry.reason ?? null,
+    counted: thrown ? [0, 0, 0, 0] : points,
+  };
 }
 
 /** Places 1..4 by seat, as the engine's `placements`: equal totals share a place; seats in
@@ -104,7 +122,13 @@ async function matchFacts(matchId, archiveRead) {
   }
   if (!forfeits) forfeits = (seats || []).filter((s) => s?.forfeited).map((s) => s.seat);
   const level = match?.level || table?.level || null;
-  return { seats, forfeits, level, me: match?.seat ?? null };
+  // traditional's result when this caller may read the match: çıkar / batar, and after a King
+  // end the service's places (the totals do not decide them then).
+  const king = ["king", "king_failed"].includes(match?.end_reason);
+  const result = match?.seat_outcomes
+    ? { places: king ? match.places : null, outcomes: match.seat_outcomes, endReason: match.end_reason, kingSeat: match.king_seat ?? null }
+    : null;
+  return { seats, forfeits, level, me: match?.seat ?? null, result };
 }
 
 export function historyPage(matchId) {
@@ -147,12 +171,14 @@ export function historyPage(matchId) {
           {
             type: "button",
             id: `hand-${i + 1}`,
-            class: i === state.hand ? "current" : "",
+            class: [i === state.hand ? "current" : "", hand.thrown ? "thrown" : ""].filter(Boolean).join(" "),
+            dataset: { hand: hand.hand, deal: hand.deal, thrown: hand.thrown || "" },
             "aria-pressed": i === state.hand ? "true" : "false",
             onclick: () => (Object.assign(state, { hand: i, trick: 0 }), draw()),
           },
-          h("span", { class: "tab-n" }, i + 1),
+          h("span", { class: "tab-n" }, hand.hand + 1),
           h("span", { class: "tab-c" }, contractLabel(hand.contract, hand.trump)),
+          hand.thrown ? h("span", { class: "tab-t" }, ` · ${t("thrown_tab")}`) : null,
         ),
       ),
     );
@@ -160,7 +186,8 @@ export function historyPage(matchId) {
 
   function trickView(hand, trick) {
     const bottom = state.facts.me ?? 0;
-    const positions = ["bottom", "left", "top", "right"];
+    // As the table draws them: traditional runs counter-clockwise (RULES-traditional.md §0.2).
+    const positions = state.transcript.ruleset === "traditional" ? ["bottom", "right", "top", "left"] : ["bottom", "left", "top", "right"];
     const spots = [0, 1, 2, 3].map((offset) => {
       const seat = (bottom + offset) % 4;
       const play = trick.plays.find((p) => p.seat === seat);
@@ -177,7 +204,9 @@ export function historyPage(matchId) {
       );
     });
     const centre =
-      trick.winner === null
+      hand.thrown && !trick.plays.length
+        ? ""
+        : trick.winner === null
         ? t("unfinished_trick")
         : trick.points
           ? fmt(t("trick_points"), { points: trick.points > 0 ? `+${trick.points}` : trick.points, name: name(trick.winner) })
@@ -196,7 +225,7 @@ export function historyPage(matchId) {
 
   function handTable(hand) {
     // Totals after this hand: every hand up to and including it.
-    const totals = [0, 1, 2, 3].map((s) => state.replay.slice(0, state.hand + 1).reduce((sum, x) => sum + x.points[s], 0));
+    const totals = [0, 1, 2, 3].map((s) => state.replay.slice(0, state.hand + 1).reduce((sum, x) => sum + x.counted[s], 0));
     return h(
       "div",
       { class: "scroll" },
@@ -216,9 +245,10 @@ export function historyPage(matchId) {
   }
 
   function standingsPanel() {
-    const totals = [0, 1, 2, 3].map((s) => state.replay.reduce((sum, x) => sum + x.points[s], 0));
+    const totals = [0, 1, 2, 3].map((s) => state.replay.reduce((sum, x) => sum + x.counted[s], 0));
     const forfeits = state.facts.forfeits;
-    const places = placements(totals, forfeits);
+    const result = state.facts.result;
+    const places = result?.places || placements(totals, forfeits);
     const order = [0, 1, 2, 3].sort((a, b) => places[a] - places[b] || totals[b] - totals[a]);
     return h(
       "section",
@@ -233,10 +263,14 @@ export function historyPage(matchId) {
             "li",
             { dataset: { seat: s, place: places[s] }, class: left >= 0 ? "forfeited" : "" },
             `${places[s]}. ${name(s)} — ${totals[s]}`,
+            result?.outcomes?.[s] ? ` · ${outcomeText(result.outcomes[s])}` : "",
             left >= 0 ? ` · ${fmt(t("left_nth"), { n: left + 1 })}` : "",
           );
         }),
       ),
+      ["king", "king_failed"].includes(result?.endReason) && result.kingSeat !== null
+        ? h("p", { class: "king-banner", id: "replay-king" }, `♛ ${fmt(t(`end_${result.endReason}`), { name: name(result.kingSeat) })}`)
+        : null,
       h("p", { class: "muted note", id: "standings-rule" }, t("standings_rule")),
     );
   }
@@ -266,7 +300,7 @@ export function historyPage(matchId) {
     const info = h(
       "p",
       { class: "muted", id: "replay-meta" },
-      [state.transcript.ruleset, fmt(t("hands_n"), { n: state.transcript.num_hands ?? hands.length }), t(`ended_${state.transcript.outcome || "finished"}`)]
+      [rulesetLabel(state.transcript.ruleset), fmt(t("hands_n"), { n: state.transcript.num_hands ?? hands.length }), t(`ended_${state.transcript.outcome || "finished"}`)]
         .filter(Boolean)
         .join(" · "),
     );
@@ -294,12 +328,22 @@ export function historyPage(matchId) {
             { id: "hand-title" },
             `${fmt(t("hand_n"), { n: state.hand + 1 })} · ${contractLabel(hand.contract, hand.trump)}`,
             h("span", { class: "muted" }, ` · ${t("declarer")}: ${name(hand.declarer)}`),
+            hand.deal !== hand.hand ? h("span", { class: "muted" }, ` · ${fmt(t("deal_no"), { n: hand.deal + 1 })}`) : null,
           ),
+          hand.thrown
+            ? h(
+                "p",
+                { class: "thrown", id: "thrown", dataset: { ended: hand.thrown, reason: hand.reason || "" } },
+                hand.thrown === "redealt"
+                  ? fmt(t("thrown_redealt"), { name: hand.askedBy === null ? "?" : name(hand.askedBy), why: reasonText(hand.reason) })
+                  : fmt(t("thrown_replayed"), { why: reasonText(hand.reason) }),
+              )
+            : null,
           h(
             "div",
             { class: "stepper" },
             h("button", { type: "button", id: "trick-prev", disabled: first, onclick: () => step(-1) }, `‹ ${t("prev")}`),
-            h("span", { id: "trick-label" }, fmt(t("trick_n"), { n: state.trick + 1, m: hand.tricks.length })),
+            h("span", { id: "trick-label" }, hand.tricks.length ? fmt(t("trick_n"), { n: state.trick + 1, m: hand.tricks.length }) : "—"),
             h("button", { type: "button", id: "trick-next", disabled: last, onclick: () => step(1) }, `${t("next")} ›`),
           ),
           trickView(hand, trick),

@@ -422,7 +422,7 @@ const ERROR_MESSAGES = {
   no_table_found: ["No table is waiting for you", "Seni bekleyen masa yok"],
   table_expired: ["The table was closed before you accepted", "Masa sen kabul etmeden kapandı"],
   not_your_turn: ["It is not your turn", "Sıra sende değil"],
-  wrong_phase: ["Not now: the contract or a card is due instead", "Şimdi olmaz: sırada oyun seçimi ya da kart var"],
+  wrong_phase: ["Not now: another move is due (a contract, a call or a card)", "Şimdi olmaz: sırada başka bir hamle var (oyun seçimi, bir cevap ya da kart)"],
   match_not_started: ["The match has not started yet", "Maç daha başlamadı"],
   match_not_over: ["The match is not over yet", "Maç daha bitmedi"],
   match_over: ["The match has ended", "Maç bitti"],

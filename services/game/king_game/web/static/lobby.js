@@ -107,7 +107,9 @@ function createForm() {
   const hands = h("select", { id: "create-hands", name: "hands", disabled: true });
   const button = h("button", { type: "submit", id: "create-button", class: "primary", disabled: true }, t("create"));
   const note = h("p", { class: "muted", id: "create-note" }, t("loading"));
+  const optionBox = h("fieldset", { class: "options", id: "create-options", hidden: true });
   let lengths = {};
+  let optionSpecs = {};
   // The lengths of the chosen ruleset; the chosen length stays when the new ruleset has it.
   const showLengths = () => {
     const keep = hands.value;
@@ -115,7 +117,46 @@ function createForm() {
     fill(hands, allowed.map((n) => h("option", { value: n }, n)));
     if (allowed.map(String).includes(keep)) hands.value = keep;
   };
+  // The chosen ruleset's options (GET /v1/rules: each with its values and default), one select
+  // each; a value is sent as the JSON value it stands for (true, 3, "2D").
+  const showOptions = () => {
+    const specs = optionSpecs[ruleset.value] || [];
+    const label = (key, fallback) => (t(key) === key ? fallback : t(key));
+    fill(
+      optionBox,
+      specs.length ? h("legend", {}, t("table_options")) : null,
+      specs.map((spec) =>
+        h(
+          "label",
+          { title: spec.description || "" },
+          label(`option_${spec.name}`, spec.description || spec.name),
+          h(
+            "select",
+            { id: `create-option-${spec.name}`, name: spec.name, dataset: { option: spec.name } },
+            spec.values.map((value, i) =>
+              h(
+                "option",
+                { value: String(i), selected: value === spec.default },
+                label(`option_${spec.name}_${value}`, label(`option_${value}`, String(value))),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+    optionBox.hidden = !specs.length;
+  };
+  const chosenOptions = () => {
+    const specs = optionSpecs[ruleset.value] || [];
+    const chosen = {};
+    for (const spec of specs) {
+      const select = optionBox.querySelector(`[data-option="${spec.name}"]`);
+      if (select) chosen[spec.name] = spec.values[Number(select.value)];
+    }
+    return chosen;
+  };
   ruleset.addEventListener("change", showLengths);
+  ruleset.addEventListener("change", showOptions);
   api.rules().then(
     (rules) => {
       const modes = (rules.modes || []).map((m) => m.mode);
@@ -128,8 +169,10 @@ function createForm() {
       if (modes.includes("live")) options.push(h("option", { value: "live" }, t("live")));
       fill(mode, options);
       lengths = Object.fromEntries((rules.rulesets || []).map((r) => [r.name, r.hands || []]));
+      optionSpecs = Object.fromEntries((rules.rulesets || []).map((r) => [r.name, r.options || []]));
       fill(ruleset, (rules.rulesets || []).map((r) => h("option", { value: r.name }, rulesetLabel(r.name))));
       showLengths();
+      showOptions();
       for (const el of [mode, ruleset, hands, button]) el.disabled = false;
       note.remove();
     },
@@ -142,6 +185,8 @@ function createForm() {
     // commitment, and only then make our seed and take the seat with it.
     const options = { mode: kind, hands: Number(hands.value), ruleset: ruleset.value, seat: 0 };
     if (level) options.level = level;
+    const chosen = chosenOptions();
+    if (Object.keys(chosen).length) options.options = chosen;
     try {
       const table = await api.createTable(options);
       const matchId = table.match_id || table.id;
@@ -164,6 +209,7 @@ function createForm() {
     h("label", {}, t("mode"), mode),
     h("label", {}, t("ruleset"), ruleset),
     h("label", {}, t("hands"), hands),
+    optionBox,
     note,
     button,
   );

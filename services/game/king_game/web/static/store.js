@@ -44,16 +44,20 @@ export function beginRecord(matchId, commitment, seed) {
   return record;
 }
 
-/** Remember the 13 cards this seat was dealt in hand `h` (from a view of that hand). */
-export function rememberHand(matchId, seat, h, cards) {
+/** Remember the 13 cards this seat was dealt in hand `h` (from a view of that hand), on deal
+ * number `deal` (the hand's number unless a traditional hand was redealt or replayed). */
+export function rememberHand(matchId, seat, h, cards, deal = h) {
   const record = loadRecord(matchId);
   if (!record) return;
   if (record.seat === null || record.seat === undefined) record.seat = seat;
   const sorted = [...new Set(cards)].sort();
   if (sorted.length !== 13) return;
-  // The first complete sighting is kept: a later, different one is what verification catches.
-  if (record.hands[h]) return;
-  record.hands[h] = sorted;
+  // The first complete sighting of each deal is kept: a later, different one is what
+  // verification catches. `hands[h]` is the hand slot's latest deal (the one played).
+  record.deals = record.deals || {};
+  if (record.deals[deal]) return;
+  record.deals[deal] = sorted;
+  if (!record.hands[h] || deal !== h) record.hands[h] = sorted;
   saveRecord(matchId, record);
 }
 

@@ -75,10 +75,17 @@ export function picksMade(view) {
 
 /** A seat's marks: ▲ per penalty picked, △ per penalty left; ● / ○ for Koz. */
 export function pickMarks(view, seat) {
-  const made = picksMade(view).seats[seat];
   const q = quotas(view)?.per_player;
-  const penaltiesLeft = q ? Math.max(0, q.penalties - made.penalties) : 0;
-  const trumpLeft = q ? Math.max(0, q.trump - made.trump) : 0;
+  let made = picksMade(view).seats[seat];
+  let penaltiesLeft = q ? Math.max(0, q.penalties - made.penalties) : 0;
+  let trumpLeft = q ? Math.max(0, q.trump - made.trump) : 0;
+  // traditional's view counts the picks itself (a redealt deal uses none), so take them from it.
+  const left = view.picks_left?.[seat];
+  if (left && q) {
+    penaltiesLeft = left.penalty;
+    trumpLeft = left.trump;
+    made = { penalties: Math.max(0, q.penalties - left.penalty), trump: Math.max(0, q.trump - left.trump) };
+  }
   return h(
     "span",
     {
@@ -96,6 +103,19 @@ function reasonFor(view, seat, contract, suit) {
   const made = picksMade(view);
   const q = quotas(view);
   const fill = (text, n) => text.replace("{n}", n);
+  const left = view.picks_left?.[seat];
+  if (left && q?.per_player) {
+    // traditional (RULES-traditional.md §1.8): the view's own counts say which rule holds.
+    if (contract === "trump") {
+      if (left.trump <= 0) return fill(t("why_trump_quota"), q.per_player.trump);
+      if ((view.deals || []).some((d) => d.hand === view.hand && d.ended === "redealt")) {
+        return t("why_penalty_after_redeal");
+      }
+      return fill(t("why_koz_not_yet"), q.first_hands_penalties ?? 4);
+    }
+    if (left.penalty <= 0) return fill(t("why_penalty_quota"), q.per_player.penalties);
+    return fill(t("why_cap_n"), view.contract_counts?.[contract] ?? q.cap_per_penalty_contract);
+  }
   if (q?.per_player) {
     if (contract === "trump") return fill(t("why_trump_quota"), q.per_player.trump);
     if (made.seats[seat].penalties >= q.per_player.penalties) {

@@ -61,6 +61,8 @@ export function modelOfView(view, version) {
     trick: current ? { ...emptyTrick(), leader: current.leader, plays: [...current.plays] } : emptyTrick(),
     last: last ? { leader: last.leader, plays: [...last.plays], winner: last.winner } : null,
     taken: [...(view.tricks_taken || [0, 0, 0, 0])],
+    // Tricks in a row up to the last one, by seat (traditional's King feat counts them).
+    runs: [...(view.runs || [0, 0, 0, 0])],
     penalties: (view.penalty_cards_taken || [[], [], [], []]).map((cards) => [...cards]),
     points: [...(view.hand_points || [0, 0, 0, 0])],
     totals: [...(view.totals || [0, 0, 0, 0])],
@@ -179,6 +181,7 @@ export class Playback {
         step();
         await sleep(timing.collect);
         m.taken[event.seat] += 1;
+        m.runs = m.runs.map((run, seat) => (seat === event.seat ? run + 1 : 0));
         m.penalties[event.seat].push(...penaltyCards(m.contract, cards));
         m.points[event.seat] += event.points || 0;
         m.last = { leader: m.trick.leader, plays: [...m.trick.plays], winner: event.seat };
@@ -214,6 +217,32 @@ export class Playback {
         step();
         return;
       }
+      case "call":
+        // traditional: a redeal round's or a King announcement's answer, said for a moment.
+        m.note = { kind: "call", seat: event.seat, call: event.call };
+        step();
+        await sleep(event.seat === this.seat ? 0 : timing.note);
+        m.note = null;
+        return;
+      case "redealt":
+      case "replayed":
+        // traditional: this deal is thrown away and the hand slot starts on a new one (the
+        // Kız replay keeps its contract); the view says who asked and why.
+        Object.assign(m, {
+          trick: emptyTrick(),
+          last: null,
+          taken: [0, 0, 0, 0],
+          runs: [0, 0, 0, 0],
+          penalties: [[], [], [], []],
+          points: [0, 0, 0, 0],
+          myPlayed: new Set(),
+          note: { kind: event.type, seat: event.seat ?? null, reason: event.reason, deal: event.deal },
+        });
+        if (event.type === "redealt") Object.assign(m, { contract: null, trump: null });
+        step();
+        await sleep(timing.trick);
+        m.note = null;
+        return;
       case "match_over":
         m.over = true;
         m.totals = [...event.totals];

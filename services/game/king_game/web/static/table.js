@@ -13,7 +13,7 @@ import { contractLabel, outcomeLabel, t } from "./i18n.js";
 import { loadRecord, rememberHand, setLastMatch } from "./store.js";
 import { PACES, Playback, pace, setPace } from "./table-playback.js";
 import { contractPicker, loadRules, pickMarks } from "./table-picker.js";
-import { handSummary, lastTrickPanel, positionOf, standings, verifyPanel } from "./table-parts.js";
+import { callsOf, callsPanel, handSummary, lastTrickPanel, positionOf, standings, tableNotes, verifyPanel } from "./table-parts.js";
 import { verifyTranscript } from "./verify.js";
 
 const FOUR_COLOUR = "king.fourColour";
@@ -122,7 +122,7 @@ export function matchPage(matchId) {
       const cards = myOriginalHand(view);
       if (cards.length === 13 && view.phase !== "over") {
         state.originals[view.hand] = cards;
-        rememberHand(matchId, view.seat, view.hand, cards);
+        rememberHand(matchId, view.seat, view.hand, cards, view.deal ?? view.hand);
       }
       if (!playback.model) playback.sync(view, data.version);
       reconcile();
@@ -219,6 +219,7 @@ export function matchPage(matchId) {
     fill(root, [
       h("div", { id: "conn", class: "banner", hidden: true }, t("connection_lost")),
       header(view, match, model, over),
+      over ? null : tableNotes(view, match, me, model),
       h(
         "div",
         { class: "board" },
@@ -284,6 +285,10 @@ export function matchPage(matchId) {
               h("span", { id: "contract", class: "contract-name" }, contractLabel(model.contract, model.trump)),
               " · ",
               h("span", { class: "declarer" }, `${t("declarer")}: ${seatName(match, model.declarer, view.seat)}`),
+              // traditional: a hand slot may take several deals (redeals, the Kız replay).
+              view.redeal_cap && (view.redeals || view.deal !== view.hand)
+                ? h("span", { class: "deal-no", id: "deal-no" }, ` · ${t("deal_no").replace("{n}", view.deal + 1)} · ${t("redeals_used").replace("{n}", view.redeals).replace("{m}", view.redeal_cap)}`)
+                : null,
             ],
       ),
       h(
@@ -325,6 +330,10 @@ export function matchPage(matchId) {
     if (model.note?.kind === "contract") {
       return `${seatName(match, model.note.seat, me)} ${t("chose")} ${contractLabel(model.note.contract, model.note.trump)}`;
     }
+    if (model.note?.kind === "call") {
+      const word = t(`answered_${model.note.call}`);
+      return `${seatName(match, model.note.seat, me)}: ${word.startsWith("answered_") ? t(`call_${model.note.call}`) : word}`;
+    }
     if (ended(state.data) && live) return t("match_over");
     if (match.played_by === "computer_after_forfeit") return t("you_forfeited");
     const turn = turnOf(view, model, live);
@@ -346,13 +355,17 @@ export function matchPage(matchId) {
     const trick = model.trick;
     const played = new Map(trick.plays.map((p) => [p.seat, p.card]));
     const turn = over ? null : turnOf(view, model, live);
-    const collect = trick.collecting && trick.winner !== null ? ` collect to-${positionOf(trick.winner, me)}` : "";
+    const collect = trick.collecting && trick.winner !== null ? ` collect to-${positionOf(trick.winner, me, view.ruleset)}` : "";
     const choosing = live && !over && view.phase === "contract" && match.my_turn && (view.allowed_contracts || []).length;
+    // traditional's calls: a redeal round, a King announcement, or the Kupa declarer's request.
+    const calling = live && !over && match.my_turn && callsOf(view).length > 0;
     const centre = model.summary
       ? handSummary(model.summary, match, me, { last: model.summary.hand + 1 >= view.hands_in_match, onContinue: () => playback.proceed() })
       : choosing
         ? contractPicker(view, me, send)
-        : state.showLast
+        : calling
+          ? callsPanel(view, send, state.busy)
+          : state.showLast
           ? lastTrickPanel(model.last, match, me)
           : null;
     return h(
@@ -364,10 +377,11 @@ export function matchPage(matchId) {
         style: `--collect: ${PACES[pace()].collect}ms`,
       },
       [0, 1, 2, 3].map((seat) => {
-        const pos = positionOf(seat, me);
+        const pos = positionOf(seat, me, view.ruleset);
         const name = seatName(match, seat, me);
         const [short, tags] = splitName(match, seat, name);
-        const classes = ["spot", pos, turn === seat ? "turn" : "", trick.leader === seat && played.size ? "leader" : "", trick.winner === seat ? "winner" : ""];
+        const announcer = !over && view.announcer?.seat === seat;
+        const classes = ["spot", pos, turn === seat ? "turn" : "", trick.leader === seat && played.size ? "leader" : "", trick.winner === seat ? "winner" : "", announcer ? "announcer" : ""];
         return h(
           "div",
           { class: classes.filter(Boolean).join(" "), dataset: { seat } },
@@ -376,6 +390,7 @@ export function matchPage(matchId) {
           h("div", { class: "slot" }, played.has(seat) ? cardElement(played.get(seat)) : h("span", { class: "card empty" })),
           trick.leader === seat && played.size ? h("span", { class: "badge lead" }, t("leads")) : null,
           trick.winner === seat ? h("span", { class: "badge win" }, t("takes")) : null,
+          announcer ? h("span", { class: "badge king", title: t("call_king") }, `♛ ${model.taken[seat]}/${model.runs[seat]}`) : null,
           h(
             "div",
             { class: "taken", dataset: { tricks: model.taken[seat] } },
@@ -494,7 +509,14 @@ export function matchPage(matchId) {
                 "tr",
                 { dataset: { hand: row.hand } },
                 h("td", {}, row.hand + 1),
-                h("td", {}, row.contract === "trump" ? "● " : "▲ ", contractLabel(row.contract, row.trump)),
+                h(
+                  "td",
+                  {},
+                  row.contract === "trump" ? "● " : "▲ ",
+                  contractLabel(row.contract, row.trump),
+                  // traditional: the hand the King feat cut short.
+                  row.partial ? h("span", { class: "partial", title: t("partial_row") }, " ♛") : null,
+                ),
                 row.points.map((p, s) => h("td", { class: row.declarer === s ? "declared" : "" }, p)),
               ),
             ),

@@ -421,10 +421,13 @@ export async function verifyTranscript(transcript, stored, options = {}) {
   for (const h of Object.keys(shown).map(Number)) if (!byIndex.has(h)) byIndex.set(h, null);
   const order = [...byIndex.keys()].sort((a, b) => a - b).map((h) => [h, byIndex.get(h), true]);
   for (const [h, entry, wasPlayed] of [...thrown.map(([h, e]) => [h, e, false]), ...order]) {
-    const dealt = await dealHand(key, Number.isInteger(entry?.deal) ? entry.deal : h);
-    if (wasPlayed && Number.isInteger(seat) && shown[h]) {
+    const dealNo = Number.isInteger(entry?.deal) ? entry.deal : h;
+    const dealt = await dealHand(key, dealNo);
+    // A thrown deal is checked against what this device was shown of that deal, if anything.
+    const sighting = wasPlayed ? shown[h] : stored?.deals?.[dealNo];
+    if (Number.isInteger(seat) && sighting) {
       const mine = dealt[seat].map(cardCode).sort();
-      const seen = [...shown[h]].map((c) => String(c).toUpperCase()).sort();
+      const seen = [...sighting].map((c) => String(c).toUpperCase()).sort();
       if (mine.join(" ") !== seen.join(" ")) {
         const missing = seen.filter((c) => !mine.includes(c));
         const extra = mine.filter((c) => !seen.includes(c));
