@@ -49,7 +49,6 @@ export const STRINGS = {
     reserve_running: "Your reserve is running",
     seat_name_tricks: "tricks",
     // ---- traditional (redeals, the King feat, çıkar/batar, the options)
-    ruleset_traditional: "Traditional",
     table_options: "Options",
     option_first_declarer_card: "First declarer",
     option_first_declarer_card_2D: "the holder of ♦2",
@@ -145,7 +144,6 @@ export const STRINGS = {
     reserve_running: "Ek süren işliyor",
     seat_name_tricks: "löve",
     // ---- traditional (yeniden dağıtım, King, çıkar/batar, seçenekler)
-    ruleset_traditional: "Geleneksel",
     table_options: "Seçenekler",
     option_first_declarer_card: "İlk oyunu seçen",
     option_first_declarer_card_2D: "♦2'si olan",
