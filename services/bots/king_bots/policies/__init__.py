@@ -49,6 +49,11 @@ BOT_RULESETS = ("standard", "classic20", "traditional")
 DEFAULT_HARD_BUDGET_S = 0.55
 MEDIUM_CONTRACT_KEEP = 3  # options the medium bot simulates
 MEDIUM_CONTRACT_WORLDS = 3  # sampled deals per simulated option
+# The hard search's world weighting (``search.play_weight``): the chance it gives that another
+# seat played the medium policy's card, and how many sampled worlds each evaluated one is drawn
+# from. 0 and 1: off.
+HARD_TRUST = 0.0
+HARD_PICK = 1
 
 
 def hard_budget_s() -> float:
@@ -68,16 +73,23 @@ class Policy:
     "medium that plays a random card 20 % of the time"; easy has its own 30 % built in).
     ``worlds``: hard bot in fixed-iteration mode (sampled worlds per decision) instead of a
     time budget. ``budget_s``: hard bot's time budget (None: the deployment default).
+    ``trust`` / ``pick``: the hard search's world weighting by the observed plays
+    (``search.play_weight``, ``search.hard_card``); ``HARD_TRUST`` / ``HARD_PICK`` by default,
+    0 and 1 give the original search (the arena's ``hard_v1``).
     """
 
     level: str
     noise: float = 0.0
     worlds: int | None = None
     budget_s: float | None = None
+    trust: float = -1.0  # -1: HARD_TRUST
+    pick: int = 0  # 0: HARD_PICK
 
     def __post_init__(self) -> None:
         if self.level not in (*LEVELS, "random"):
             raise ValueError(f"unknown bot level {self.level!r} (one of {', '.join(LEVELS)})")
+        if not (self.trust == -1.0 or 0.0 <= self.trust < 1.0) or self.pick < 0:
+            raise ValueError("trust must be in [0, 1) and pick at least 1")
 
     def decide(self, view: SeatView, seed: int) -> Move:
         if not view.my_turn or view.phase not in _MOVING_PHASES:
@@ -123,7 +135,9 @@ class Policy:
         if level == "medium":
             return medium_card(position_of_view(view))
         budget = self.budget_s if self.budget_s is not None else hard_budget_s()
-        return hard_card(view, rng, budget, self.worlds)
+        trust = self.trust if self.trust >= 0 else HARD_TRUST
+        pick = self.pick if self.pick > 0 else HARD_PICK
+        return hard_card(view, rng, budget, self.worlds, trust=trust, pick=pick)
 
 
 _MOVING_PHASES = (PHASE_CONTRACT, PHASE_PLAY, PHASE_REDEAL_OFFER, PHASE_ANNOUNCE)
