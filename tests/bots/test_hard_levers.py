@@ -13,7 +13,7 @@ import random
 import pytest
 
 from king_bots import LEVELS, decide
-from king_bots.arena import Omniscient, parse_policy, run_arena
+from king_bots.arena import Omniscient, main, paired, parse_policy, run_arena, side_by_side
 from king_bots.policies import Policy
 from king_bots.policies.knowledge import sample_hands
 from king_bots.policies.search import play_weight
@@ -154,3 +154,27 @@ def test_the_levers_change_nothing_when_off_and_stay_deterministic() -> None:
         move = on.decide(view, n)
         assert_legal(view, move)
         assert on.decide(view, n) == move
+
+
+def test_side_by_side_pairs_the_candidates_on_the_same_deals() -> None:
+    results = [
+        run_arena(spec, "medium", deals=2, seed=4, contracts=[0, 2], progress=False)
+        for spec in ("easy", "medium", "omniscient")
+    ]
+    assert paired(results[0], results[0]) == (0.0, 0.0)
+    # medium against medium scores 0, so its paired difference from easy is minus easy's score
+    assert paired(results[0], results[1])[0] == pytest.approx(-results[0].overall[0])
+    text = side_by_side(results)
+    assert "| omniscient |" in text and "100 %" in text and "vs easy" in text
+    with pytest.raises(ValueError):
+        paired(results[0], run_arena("easy", "medium", deals=2, seed=5, contracts=[0, 2],
+                                     progress=False))  # fmt: skip
+
+
+def test_the_command_takes_several_candidates(capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["--candidate", "easy", "--candidate", "omniscient", "--baseline", "medium",
+            "--deals", "1", "--contracts", "queens", "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "### easy vs medium" in out and "### omniscient vs medium" in out
+    assert "### Side by side against medium" in out

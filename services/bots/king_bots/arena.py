@@ -464,13 +464,59 @@ def report(result: ArenaResult) -> str:
     return "\n".join(lines)
 
 
+def paired(first: ArenaResult, other: ArenaResult) -> tuple[float, float]:
+    """Mean and 95 % half-width of ``other`` − ``first`` per deal: two candidates measured
+    against the same baseline on the same deals (the baseline's games cancel)."""
+    if (first.seed, first.deals, first.ruleset) != (other.seed, other.deals, other.ruleset):
+        raise ValueError("paired results need the same seed, deals and ruleset")
+    return mean_ci([b - a for a, b in zip(first.per_deal, other.per_deal, strict=True)])
+
+
+def side_by_side(results: Sequence[ArenaResult]) -> str:
+    """Candidates against one baseline on the same deals, as a Markdown table: each one's
+    mean per contract and overall, its paired difference from the first candidate and, when
+    ``omniscient`` is among them, the share of the first candidate's gap to it closed."""
+    first = results[0]
+    ceiling = next((r for r in results if r.candidate == "omniscient"), None)
+    gap = paired(first, ceiling)[0] if ceiling is not None else 0.0
+    codes = [CONTRACTS[c].code for c in first.per_contract]
+    lines = [
+        f"### Side by side against {first.baseline} ({first.ruleset})",
+        "",
+        f"Seed {first.seed}; the same {first.deals} duplicate deals per contract for every "
+        f"candidate. Points per hand, candidate − {first.baseline}; "
+        f'"vs {first.candidate}" is the paired difference on the same deals.',
+        "",
+        "| candidate | " + " | ".join(codes) + " | all contracts (95 % CI) | "
+        f"vs {first.candidate} (95 % CI) |" + (" gap closed |" if ceiling else ""),
+        "|---|" + "---:|" * len(codes) + "---|---|" + ("---:|" if ceiling else ""),
+    ]
+    for result in results:
+        stats = result.contract_stats()
+        mean, half = result.overall
+        d_mean, d_half = paired(first, result)
+        row = (
+            f"| {result.candidate} | "
+            + " | ".join(f"{stats[c][0]:+.1f}" for c in result.per_contract)
+            + f" | {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]"
+            + f" | {d_mean:+.1f} [{d_mean - d_half:+.1f}, {d_mean + d_half:+.1f}] |"
+        )
+        if ceiling:
+            row += f" {100 * d_mean / gap:.0f} % |" if gap else " – |"
+        lines.append(row)
+    lines.append("")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m king_bots.arena",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--candidate", default="medium")
+    parser.add_argument(
+        "--candidate", action="append", help="policy spec (repeat for a side-by-side table)"
+    )
     parser.add_argument("--baseline", default="easy")
     parser.add_argument("--ruleset", default="standard", choices=list(BOT_RULESETS))
     parser.add_argument("--deals", type=int, default=20, help="duplicate deals per contract")
@@ -483,12 +529,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", help="append the Markdown report to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    result = run_arena(
-        args.candidate, args.baseline, ruleset=args.ruleset, deals=args.deals,
-        matches=args.matches, seed=args.seed, jobs=args.jobs, progress=not args.quiet,
-        contracts=[CODES[c] for c in args.contracts.split(",") if c] or CONTRACT_IDS,
-    )  # fmt: skip
-    text = report(result)
+    contracts = [CODES[c] for c in args.contracts.split(",") if c] or CONTRACT_IDS
+    results = []
+    for candidate in args.candidate or ["medium"]:
+        results.append(run_arena(
+            candidate, args.baseline, ruleset=args.ruleset, deals=args.deals,
+            matches=args.matches, seed=args.seed, jobs=args.jobs, progress=not args.quiet,
+            contracts=contracts,
+        ))  # fmt: skip
+    text = "\n".join(report(result) for result in results)
+    if len(results) > 1 and args.deals:
+        text += "\n" + side_by_side(results)
     print(text)
     if args.out:
         with open(args.out, "a", encoding="utf-8") as handle:
