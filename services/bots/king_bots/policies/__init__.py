@@ -9,7 +9,11 @@ is. It reads nothing but the view (never another seat's cards), the level and th
 * ``medium`` — per-contract heuristics (``heuristic.py``); contracts by a small simulation
   among the best-looking options;
 * ``hard`` — determinized search (``search.py``) within ``budget_s`` seconds (default
-  ``KING_BOTS_HARD_BUDGET_S`` or 0.55 s).
+  ``KING_BOTS_HARD_BUDGET_S`` or 0.55 s), its sampled worlds weighted by how likely the
+  observed plays were in them (``HARD_TRUST``, ``HARD_PICK``).
+
+The arena adds two specs that are no level here: ``hard_v1`` (the weighting off) and
+``omniscient`` (the ceiling, which needs the true hands; ``king_bots.arena``).
 
 For the same view, level and seed the answer is the same, except that the hard bot under a
 time budget may complete a different number of sampled worlds on a busier machine; ``Policy``

@@ -340,6 +340,8 @@ def hard_card(
         worlds = 1  # every world would be the same deal, and the playouts are deterministic
     elif exact and worlds is not None:
         worlds = min(worlds * 2, 64)
+    if not any(s != seat for trick in view.tricks for s, _ in trick.plays):
+        trust, pick = 0.0, 1  # no play of another seat to weigh a world by
     budget = Budget(budget_s, worlds)
     totals = [0.0] * len(moves)
     while budget.more():
