@@ -4,8 +4,10 @@ The hard bot is Perfect Information Monte Carlo: it samples hidden hands consist
 view (``knowledge.sample_hands``), and for each sampled world plays every candidate move out to
 the end of the hand with the medium policy for all four seats; the move with the best average
 outcome is played. With three or fewer cards in hand it solves each world exactly (max-n: every
-seat maximises its own points). Contract choice simulates every allowed contract (and trump
-suit) on the same sampled worlds and compares the declarer's score relative to the others.
+seat maximises its own points). The worlds can be weighted by how likely the other seats'
+plays of the hand were in them under the medium policy (``play_weight``; ``trust``/``pick``).
+Contract choice simulates every allowed contract (and trump suit) on the same sampled worlds
+and compares the declarer's score relative to the others.
 
 Both are anytime loops over worlds: with ``budget_s`` they stop when the next world would not
 fit in the time left; with ``worlds`` they run exactly that many (deterministic given the seed).
