@@ -5,6 +5,10 @@
 * ``bots.hard_vs_medium_pts``: the same for hard against medium, the hard bot in its
   fixed-iteration mode (``HARD_WORLDS`` sampled worlds per decision) so the figure is
   deterministic; the production bot thinks longer and is at least as strong;
+* ``bots.omniscient_vs_medium_pts``: the arena's ceiling (``omniscient``: the hard search fed
+  the true hands) against medium on the same deals as ``bots.hard_vs_medium_pts``, so the
+  hard bot's figure reads as a share of the gap to perfect information (a few seconds: one
+  world per decision);
 * ``bots.hard_vs_medium_koz_pts`` / ``bots.hard_vs_medium_koz_low95``: the same comparison on
   Koz (the trump contract) alone, on more deals (``KOZ_DEALS``): mean and the lower end of its
   95 % confidence interval, the arena's per-contract figure for Koz;
@@ -62,6 +66,8 @@ def main(argv: list[str]) -> None:
         f"hard:worlds={HARD_WORLDS}", "medium", deals=hard_deals, seed=SEED, progress=False
     )
     print(f"bots.hard_vs_medium_pts: {hard.overall[0]:.1f}", flush=True)
+    ceiling = run_arena("omniscient", "medium", deals=hard_deals, seed=SEED, progress=False)
+    print(f"bots.omniscient_vs_medium_pts: {ceiling.overall[0]:.1f}", flush=True)
     koz = run_arena(
         f"hard:worlds={HARD_WORLDS}", "medium", deals=args.deals or KOZ_DEALS, seed=SEED,
         contracts=[TRUMP], progress=False,

@@ -25,7 +25,19 @@ first) and the duplicate difference against the all-baseline match.
 
 Policy specs: ``easy``, ``medium``, ``hard``, ``random``, with options after a colon:
 ``medium:noise=0.2`` (random card 20 % of the time), ``hard:worlds=16`` (fixed iterations,
-deterministic), ``hard:budget=0.55`` (time budget in seconds).
+deterministic), ``hard:budget=0.55`` (time budget in seconds), ``hard:trust=0.5,pick=3`` (the
+search's world weighting, see ``Policy``). Two arena-only specs:
+
+* ``hard_v1`` — the hard bot with the world weighting off: the search as it was before it
+  (the baseline that every change to the hard bot is measured against); takes the same options;
+* ``omniscient`` — the ceiling: the hard search fed the true hands of the other seats as its
+  only world (the arena has the full state), which no fair bot can be. Tables, the API and the
+  bot jobs cannot reach it: it is no ``Policy`` level, it needs the full deal to move.
+
+Several ``--candidate`` options play each candidate against the baseline on the same deals and
+add a side-by-side table, with each candidate's paired difference from the first one (same
+deals, same baseline games: the baseline cancels) and, when ``omniscient`` is among them, the
+share of the first candidate's gap to the ceiling that each one closes.
 """
 
 from __future__ import annotations
@@ -34,6 +46,7 @@ import argparse
 import hashlib
 import math
 import multiprocessing
+import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -42,8 +55,12 @@ from typing import TextIO
 
 from king_engine import (
     CONTRACTS,
+    PHASE_PLAY,
     ChooseContract,
     MatchState,
+    Move,
+    PlayCard,
+    SeatView,
     new_match,
     placements,
     view_for,
@@ -53,6 +70,7 @@ from king_engine.contracts import TRUMP
 from king_engine.match import PHASE_CONTRACT, PHASE_OVER
 
 from .policies import BOT_RULESETS, Policy
+from .policies.search import hard_card, hard_contract
 
 CONTRACT_IDS = tuple(range(len(CONTRACTS)))
 CODES = {spec.code: spec.id for spec in CONTRACTS}
@@ -61,8 +79,34 @@ MATCH_HANDS = 20  # every ruleset the bots play has 20-hand matches (traditional
 FIXED_DEAL_OPTIONS: dict[str, dict[str, object]] = {"traditional": {"first_four_penalties": False}}
 
 
-def parse_policy(spec: str) -> Policy:
-    """``"hard:worlds=16,budget=0.3"`` -> ``Policy("hard", worlds=16, budget_s=0.3)``."""
+@dataclass(frozen=True, slots=True)
+class Omniscient:
+    """The arena's ceiling: the hard search with the true hands as its only world.
+
+    Card and contract choices search the real deal (one world: the playouts are
+    deterministic, so more copies of it would change nothing); redeal rounds and
+    announcements are the hard bot's own. Only the arena, which holds the full state, can
+    give it the hands."""
+
+    def decide(self, view: SeatView, seed: int, hands: Sequence[int]) -> Move:
+        hard = Policy("hard", worlds=1)
+        if not view.my_turn:
+            raise ValueError("it is not this seat's turn")
+        rng = random.Random(seed)
+        if view.phase == PHASE_CONTRACT and view.allowed_contracts:
+            return hard_contract(view, rng, None, 1, known=hands)
+        if view.phase == PHASE_PLAY and view.legal_cards and "redeal" not in view.calls:
+            return PlayCard(hard_card(view, rng, None, 1, known=hands))
+        return hard.decide(view, seed)
+
+
+Seat = Policy | Omniscient
+HARD_V1 = {"trust": 0.0, "pick": 1}  # the hard bot's levers off: the search before them
+
+
+def parse_policy(spec: str) -> Seat:
+    """``"hard:worlds=16,budget=0.3"`` -> ``Policy("hard", worlds=16, budget_s=0.3)``;
+    ``hard_v1`` and ``omniscient`` as the module says."""
     level, _, opts = spec.partition(":")
     kwargs: dict[str, float | int] = {}
     for item in filter(None, opts.split(",")):
@@ -73,8 +117,21 @@ def parse_policy(spec: str) -> Policy:
             kwargs["worlds"] = int(value)
         elif key == "budget":
             kwargs["budget_s"] = float(value)
+        elif key == "trust":
+            kwargs["trust"] = float(value)
+        elif key == "pick":
+            kwargs["pick"] = int(value)
         else:
             raise ValueError(f"unknown policy option {key!r} in {spec!r}")
+    if level == "omniscient":
+        if kwargs:
+            raise ValueError(f"omniscient takes no options ({spec!r})")
+        return Omniscient()
+    if level == "hard_v1":
+        if "trust" in kwargs or "pick" in kwargs:
+            raise ValueError(f"hard_v1 is the search without trust/pick ({spec!r})")
+        level = "hard"
+        kwargs.update(HARD_V1)
     return Policy(level, **kwargs)  # type: ignore[arg-type]
 
 
@@ -103,7 +160,7 @@ class Timing:
 
 def play_to(
     state: MatchState,
-    seats: Sequence[Policy],
+    seats: Sequence[Seat],
     stream: object,
     stop: Callable[[MatchState], bool],
     timing: Timing | None = None,
@@ -115,7 +172,12 @@ def play_to(
         seat = state.turn
         view = view_for(state, seat)
         started = time.perf_counter()
-        move = seats[seat].decide(view, _seed(stream, seat, state.version))
+        policy = seats[seat]
+        seed = _seed(stream, seat, state.version)
+        if isinstance(policy, Omniscient):
+            move = policy.decide(view, seed, state.hands)
+        else:
+            move = policy.decide(view, seed)
         if timing is not None and labels is not None:
             timing.add(labels[seat], time.perf_counter() - started)
         state.apply(seat, move)
@@ -127,7 +189,7 @@ def fixed_deal(ruleset: str, key: bytes) -> MatchState:
 
 
 def play_hand(
-    ruleset: str, key: bytes, contract: int, seats: Sequence[Policy], stream: object,
+    ruleset: str, key: bytes, contract: int, seats: Sequence[Seat], stream: object,
     timing: Timing | None = None, labels: Sequence[str] | None = None,
 ) -> tuple[tuple[int, int, int, int], bool]:  # fmt: skip
     """One hand with its contract fixed: the four seats' points, and whether it ended on King.
@@ -147,7 +209,7 @@ def play_hand(
 
 
 def play_match(
-    ruleset: str, key: bytes, seats: Sequence[Policy], stream: object,
+    ruleset: str, key: bytes, seats: Sequence[Seat], stream: object,
     timing: Timing | None = None, labels: Sequence[str] | None = None,
 ) -> tuple[list[int], list[int]]:  # fmt: skip
     """A whole match: final totals and places (1..4 by seat)."""
@@ -198,7 +260,7 @@ def run_task(task: Task) -> tuple[Task, list[float], Timing]:
         kings = int(king)
         diffs: list[float] = []
         for seat in range(4):
-            seats = [base] * 4
+            seats: list[Seat] = [base] * 4
             seats[seat] = cand
             labels = ["baseline"] * 4
             labels[seat] = "candidate"
@@ -402,13 +464,59 @@ def report(result: ArenaResult) -> str:
     return "\n".join(lines)
 
 
+def paired(first: ArenaResult, other: ArenaResult) -> tuple[float, float]:
+    """Mean and 95 % half-width of ``other`` − ``first`` per deal: two candidates measured
+    against the same baseline on the same deals (the baseline's games cancel)."""
+    if (first.seed, first.deals, first.ruleset) != (other.seed, other.deals, other.ruleset):
+        raise ValueError("paired results need the same seed, deals and ruleset")
+    return mean_ci([b - a for a, b in zip(first.per_deal, other.per_deal, strict=True)])
+
+
+def side_by_side(results: Sequence[ArenaResult]) -> str:
+    """Candidates against one baseline on the same deals, as a Markdown table: each one's
+    mean per contract and overall, its paired difference from the first candidate and, when
+    ``omniscient`` is among them, the share of the first candidate's gap to it closed."""
+    first = results[0]
+    ceiling = next((r for r in results if r.candidate == "omniscient"), None)
+    gap = paired(first, ceiling)[0] if ceiling is not None else 0.0
+    codes = [CONTRACTS[c].code for c in first.per_contract]
+    lines = [
+        f"### Side by side against {first.baseline} ({first.ruleset})",
+        "",
+        f"Seed {first.seed}; the same {first.deals} duplicate deals per contract for every "
+        f"candidate. Points per hand, candidate − {first.baseline}; "
+        f'"vs {first.candidate}" is the paired difference on the same deals.',
+        "",
+        "| candidate | " + " | ".join(codes) + " | all contracts (95 % CI) | "
+        f"vs {first.candidate} (95 % CI) |" + (" gap closed |" if ceiling else ""),
+        "|---|" + "---:|" * len(codes) + "---|---|" + ("---:|" if ceiling else ""),
+    ]
+    for result in results:
+        stats = result.contract_stats()
+        mean, half = result.overall
+        d_mean, d_half = paired(first, result)
+        row = (
+            f"| {result.candidate} | "
+            + " | ".join(f"{stats[c][0]:+.1f}" for c in result.per_contract)
+            + f" | {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]"
+            + f" | {d_mean:+.1f} [{d_mean - d_half:+.1f}, {d_mean + d_half:+.1f}] |"
+        )
+        if ceiling:
+            row += f" {100 * d_mean / gap:.0f} % |" if gap else " – |"
+        lines.append(row)
+    lines.append("")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m king_bots.arena",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--candidate", default="medium")
+    parser.add_argument(
+        "--candidate", action="append", help="policy spec (repeat for a side-by-side table)"
+    )
     parser.add_argument("--baseline", default="easy")
     parser.add_argument("--ruleset", default="standard", choices=list(BOT_RULESETS))
     parser.add_argument("--deals", type=int, default=20, help="duplicate deals per contract")
@@ -421,12 +529,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", help="append the Markdown report to this file")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    result = run_arena(
-        args.candidate, args.baseline, ruleset=args.ruleset, deals=args.deals,
-        matches=args.matches, seed=args.seed, jobs=args.jobs, progress=not args.quiet,
-        contracts=[CODES[c] for c in args.contracts.split(",") if c] or CONTRACT_IDS,
-    )  # fmt: skip
-    text = report(result)
+    contracts = [CODES[c] for c in args.contracts.split(",") if c] or CONTRACT_IDS
+    results = []
+    for candidate in args.candidate or ["medium"]:
+        results.append(run_arena(
+            candidate, args.baseline, ruleset=args.ruleset, deals=args.deals,
+            matches=args.matches, seed=args.seed, jobs=args.jobs, progress=not args.quiet,
+            contracts=contracts,
+        ))  # fmt: skip
+    text = "\n".join(report(result) for result in results)
+    if len(results) > 1 and args.deals:
+        text += "\n" + side_by_side(results)
     print(text)
     if args.out:
         with open(args.out, "a", encoding="utf-8") as handle:

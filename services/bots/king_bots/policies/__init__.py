@@ -9,7 +9,11 @@ is. It reads nothing but the view (never another seat's cards), the level and th
 * ``medium`` — per-contract heuristics (``heuristic.py``); contracts by a small simulation
   among the best-looking options;
 * ``hard`` — determinized search (``search.py``) within ``budget_s`` seconds (default
-  ``KING_BOTS_HARD_BUDGET_S`` or 0.55 s).
+  ``KING_BOTS_HARD_BUDGET_S`` or 0.55 s), its sampled worlds weighted by how likely the
+  observed plays were in them (``HARD_TRUST``, ``HARD_PICK``).
+
+The arena adds two specs that are no level here: ``hard_v1`` (the weighting off) and
+``omniscient`` (the ceiling, which needs the true hands; ``king_bots.arena``).
 
 For the same view, level and seed the answer is the same, except that the hard bot under a
 time budget may complete a different number of sampled worlds on a busier machine; ``Policy``
@@ -49,6 +53,12 @@ BOT_RULESETS = ("standard", "classic20", "traditional")
 DEFAULT_HARD_BUDGET_S = 0.55
 MEDIUM_CONTRACT_KEEP = 3  # options the medium bot simulates
 MEDIUM_CONTRACT_WORLDS = 3  # sampled deals per simulated option
+# The hard search's world weighting (``search.play_weight``): the chance it gives that another
+# seat played the medium policy's card, and how many sampled worlds each evaluated one is drawn
+# from (0 and 1: off, the arena's hard_v1). 0.9 and 8 beat 0.5/1, 0.5/4, 0.8/4 and 0.97/16 in
+# the arena (docs/bots-arena.md).
+HARD_TRUST = 0.9
+HARD_PICK = 8
 
 
 def hard_budget_s() -> float:
@@ -68,16 +78,23 @@ class Policy:
     "medium that plays a random card 20 % of the time"; easy has its own 30 % built in).
     ``worlds``: hard bot in fixed-iteration mode (sampled worlds per decision) instead of a
     time budget. ``budget_s``: hard bot's time budget (None: the deployment default).
+    ``trust`` / ``pick``: the hard search's world weighting by the observed plays
+    (``search.play_weight``, ``search.hard_card``); ``HARD_TRUST`` / ``HARD_PICK`` by default,
+    0 and 1 give the original search (the arena's ``hard_v1``).
     """
 
     level: str
     noise: float = 0.0
     worlds: int | None = None
     budget_s: float | None = None
+    trust: float = -1.0  # -1: HARD_TRUST
+    pick: int = 0  # 0: HARD_PICK
 
     def __post_init__(self) -> None:
         if self.level not in (*LEVELS, "random"):
             raise ValueError(f"unknown bot level {self.level!r} (one of {', '.join(LEVELS)})")
+        if not (self.trust == -1.0 or 0.0 <= self.trust < 1.0) or self.pick < 0:
+            raise ValueError("trust must be in [0, 1) and pick at least 1")
 
     def decide(self, view: SeatView, seed: int) -> Move:
         if not view.my_turn or view.phase not in _MOVING_PHASES:
@@ -123,7 +140,9 @@ class Policy:
         if level == "medium":
             return medium_card(position_of_view(view))
         budget = self.budget_s if self.budget_s is not None else hard_budget_s()
-        return hard_card(view, rng, budget, self.worlds)
+        trust = self.trust if self.trust >= 0 else HARD_TRUST
+        pick = self.pick if self.pick > 0 else HARD_PICK
+        return hard_card(view, rng, budget, self.worlds, trust=trust, pick=pick)
 
 
 _MOVING_PHASES = (PHASE_CONTRACT, PHASE_PLAY, PHASE_REDEAL_OFFER, PHASE_ANNOUNCE)

@@ -4,8 +4,10 @@ The hard bot is Perfect Information Monte Carlo: it samples hidden hands consist
 view (``knowledge.sample_hands``), and for each sampled world plays every candidate move out to
 the end of the hand with the medium policy for all four seats; the move with the best average
 outcome is played. With three or fewer cards in hand it solves each world exactly (max-n: every
-seat maximises its own points). Contract choice simulates every allowed contract (and trump
-suit) on the same sampled worlds and compares the declarer's score relative to the others.
+seat maximises its own points). The worlds can be weighted by how likely the other seats'
+plays of the hand were in them under the medium policy (``play_weight``; ``trust``/``pick``).
+Contract choice simulates every allowed contract (and trump suit) on the same sampled worlds
+and compares the declarer's score relative to the others.
 
 Both are anytime loops over worlds: with ``budget_s`` they stop when the next world would not
 fit in the time left; with ``worlds`` they run exactly that many (deterministic given the seed).
@@ -24,7 +26,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from king_engine import ChooseContract, MatchState, SeatView
+from king_engine import ChooseContract, MatchState, SeatView, get_ruleset
 from king_engine.cards import CARD_SUIT
 from king_engine.contracts import TRUMP
 from king_engine.match import PHASE_ANNOUNCE, PHASE_PLAY, PHASE_REDEAL_OFFER
@@ -246,31 +248,122 @@ def distinct_moves(view: SeatView) -> list[int]:
     return moves
 
 
+def play_weight(view: SeatView, hands: Sequence[int], trust: float) -> float:
+    """How likely the other seats' plays of this hand were in the world ``hands``, if each
+    seat plays the medium policy's card with probability ``trust`` and otherwise any legal
+    card at random (relative weight; 1.0 when nothing was observed).
+
+    The world's hands are rewound to the start of the hand (each seat's remaining cards plus
+    those it played) and the plays replayed in order; a forced play says nothing."""
+    contract = view.contract
+    trump = view.trump
+    rules = get_ruleset(view.ruleset).hand_rules(contract, trump)
+    me = view.seat
+    held = list(hands)
+    for trick in view.tricks:
+        for seat, card in trick.plays:
+            held[seat] |= 1 << card
+    koz = contract == TRUMP
+    ruff = must_ruff(rules) if koz else False
+    weight = 1.0
+    voids = 0
+    earlier = 0
+    for trick_no, trick in enumerate(view.tricks):
+        led = best = -1
+        mask = 0
+        for count, (seat, card) in enumerate(trick.plays):
+            hand = held[seat]
+            if seat != me:
+                legal = rules.legal(hand, led, mask, earlier, trick_no)
+                if not legal >> card & 1:
+                    return 0.0
+                if legal & (legal - 1):
+                    chance = (1.0 - trust) / legal.bit_count()
+                    pos = Position(
+                        hand, legal, contract, trump, count, led, best, mask, earlier,
+                        trick_no, seat, voids,
+                    )  # fmt: skip
+                    weight *= chance + trust if medium_card(pos) == card else chance
+            held[seat] = hand ^ (1 << card)
+            if koz and count:
+                voids |= void_bits(seat, card, led, trump, trick_no, ruff)
+            if count == 0:
+                led, best = CARD_SUIT[card], card
+            elif beats(card, best, trump):
+                best = card
+            mask |= 1 << card
+        earlier |= mask
+    return weight
+
+
+def _pick_world(
+    view: SeatView, rng: random.Random, allowed: list[int], trust: float, pick: int
+) -> tuple[list[int], float]:
+    """A sampled world and its weight: with ``pick`` > 1, one of ``pick`` sampled worlds drawn
+    in proportion to ``play_weight`` (weight 1: the draw did the weighting)."""
+    if pick <= 1:
+        hands = sample_hands(view, rng, allowed)
+        return hands, play_weight(view, hands, trust) if trust else 1.0
+    worlds = [sample_hands(view, rng, allowed) for _ in range(pick)]
+    weights = [play_weight(view, hands, trust) for hands in worlds]
+    total = sum(weights)
+    if total <= 0:
+        return worlds[0], 1.0
+    draw = rng.random() * total
+    for hands, weight in zip(worlds, weights, strict=True):
+        draw -= weight
+        if draw < 0:
+            return hands, 1.0
+    return worlds[-1], 1.0
+
+
 def hard_card(
-    view: SeatView, rng: random.Random, budget_s: float | None, worlds: int | None
+    view: SeatView,
+    rng: random.Random,
+    budget_s: float | None,
+    worlds: int | None,
+    *,
+    trust: float = 0.0,
+    pick: int = 1,
+    known: Sequence[int] | None = None,
 ) -> int:
+    """The hard bot's card: the move with the best (weighted) total over sampled worlds.
+
+    ``trust`` > 0 weights each world by ``play_weight``; ``pick`` > 1 draws each world from
+    that many samples by weight. ``known``: the true hands (the arena's ceiling), used as the
+    only world. Both levers off (``trust=0``, ``pick=1``) is the original search."""
     moves = distinct_moves(view)
     if len(moves) == 1:
         return moves[0]
     seat = view.seat
     allowed = allowed_masks(view)
     exact = view.hand.bit_count() <= EXACT_CARDS
-    if exact and worlds is not None:
+    if known is not None:
+        worlds = 1  # every world would be the same deal, and the playouts are deterministic
+    elif exact and worlds is not None:
         worlds = min(worlds * 2, 64)
+    if not any(s != seat for trick in view.tricks for s, _ in trick.plays):
+        trust, pick = 0.0, 1  # no play of another seat to weigh a world by
     budget = Budget(budget_s, worlds)
     totals = [0.0] * len(moves)
     while budget.more():
-        hands = sample_hands(view, rng, allowed)
+        weight = 1.0
+        if known is not None:
+            hands = list(known)
+        elif trust or pick > 1:
+            hands, weight = _pick_world(view, rng, allowed, trust, pick)
+        else:
+            hands = sample_hands(view, rng, allowed)
         base = sim_state(view, hands)
         if exact:
             for i, value in enumerate(_exact_values(base, moves, seat)):
-                totals[i] += value
+                totals[i] += value * weight
         else:
             for i, card in enumerate(moves):
                 st = base.copy()
                 st.play_card(card)
                 playout(st)
-                totals[i] += hand_result(st)[seat]
+                totals[i] += hand_result(st)[seat] * weight
         budget.done += 1
     best = max(range(len(moves)), key=lambda i: (totals[i], -i))
     return moves[best]
@@ -281,12 +374,14 @@ def evaluate_contracts(
     options: Sequence[ChooseContract],
     rng: random.Random,
     budget: Budget,
+    known: Sequence[int] | None = None,
 ) -> list[float]:
-    """Mean relative score of the declarer for each option over the same sampled worlds."""
+    """Mean relative score of the declarer for each option over the same sampled worlds
+    (``known``: the true hands, in every world)."""
     seat = view.seat
     totals = [0.0] * len(options)
     while budget.more():
-        hands = sample_hands(view, rng)
+        hands = list(known) if known is not None else sample_hands(view, rng)
         base = sim_state(view, hands)
         for i, option in enumerate(options):
             st = base.copy()
@@ -299,11 +394,17 @@ def evaluate_contracts(
 
 
 def hard_contract(
-    view: SeatView, rng: random.Random, budget_s: float | None, worlds: int | None
+    view: SeatView,
+    rng: random.Random,
+    budget_s: float | None,
+    worlds: int | None,
+    known: Sequence[int] | None = None,
 ) -> ChooseContract:
     options = list(view.allowed_contracts)
     if len(options) == 1:
         return options[0]
-    values = evaluate_contracts(view, options, rng, Budget(budget_s, worlds))
+    if known is not None:
+        worlds = 1
+    values = evaluate_contracts(view, options, rng, Budget(budget_s, worlds), known)
     best = max(range(len(options)), key=lambda i: (values[i], -i))
     return options[best]
