@@ -25,7 +25,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from king_engine import contract_move, deal, format_cards, new_match, parse_card, parse_move
+from king_engine import (
+    PHASE_CONTRACT,
+    contract_move,
+    deal,
+    format_cards,
+    new_match,
+    parse_card,
+    parse_move,
+)
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -211,7 +219,8 @@ def verify_deal(
     for hand in transcript["hands"]:
         index = int(hand["hand"])
         masks = deal.deal_hand(key, int(hand.get("deal", index)))
-        if hand.get("contract") is not None:
+        # (A replayed Kız deal lists the contract it keeps: no move chose it.)
+        if hand.get("contract") is not None and state.phase == PHASE_CONTRACT:
             state.apply(int(hand["declarer"]), contract_move(hand["contract"], hand.get("trump")))
         # A deal's calls (redeal answers, a King announcement) all come before its first card.
         for player, word in hand.get("calls", []):

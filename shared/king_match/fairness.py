@@ -78,9 +78,9 @@ def transcript(
                     "hand": state.hand_index,
                     "deal": state.deal_no,
                     "declarer": state.declarer,
-                    "contract": None,
-                    "trump": None,
                     "plays": [],
+                    # A replayed Kız deal keeps its contract: no move chooses it again.
+                    **_contract_in_force(state),
                 }
                 hands.append(current)
             move = move_of_action(action)
@@ -108,6 +108,16 @@ def transcript(
         "status": record.status,
         "outcome": record.outcome,
         "hands": hands,
+    }
+
+
+def _contract_in_force(state: MatchState) -> dict[str, str | None]:
+    """The deal's contract and trump as the deal starts: none yet, unless it was carried over."""
+    if state.contract < 0:
+        return {"contract": None, "trump": None}
+    return {
+        "contract": CONTRACTS[state.contract].code,
+        "trump": "CDHS"[state.trump] if state.trump >= 0 else None,
     }
 
 

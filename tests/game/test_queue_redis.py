@@ -124,7 +124,12 @@ def test_bot_jobs_and_finished_matches_go_through_the_queue_redis(
         assert bots_queue.finished_job_registry.count > 0
         assert list(match_redis.scan_iter(match="rq:*", count=1000)) == []
         ratings = Queue(RATINGS_QUEUE, connection=queue_redis, serializer=JSONSerializer)
-        assert f"finished-match-{match_id}" in ratings.get_job_ids()
+        # The process that committed the last move enqueues the message just after its
+        # commit: when a bot played it, that is the bot worker, a moment after we saw the end.
+        queued = time.monotonic() + 10
+        while f"finished-match-{match_id}" not in ratings.get_job_ids():
+            assert time.monotonic() < queued, "the finished match never reached the queue"
+            time.sleep(0.05)
     finally:
         _stop(bots)
     # The ratings worker takes the message from the queue Redis into the rating database.

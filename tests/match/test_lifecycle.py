@@ -533,3 +533,36 @@ def test_a_match_played_out_finishes_with_totals_as_the_contracts_add_up() -> No
     with pytest.raises(MatchError) as caught:
         lifecycle.acting_seat(record, PLAYERS[0], None)
     assert caught.value.code == "match_over"
+
+
+def test_a_replayed_kiz_deal_keeps_its_contract_in_the_transcript() -> None:
+    """No move chooses the contract of a Kız played again (traditional §3): the transcript's
+    entry for the new deal still names it, so a replay scores it as the engine did."""
+    for attempt in range(80):
+        record = seating.new_table(
+            PLAYERS[0], T0, mode="live", ruleset="traditional", hands=20, level=None,
+            seat=None, match_id=None,
+        )  # fmt: skip
+        change = Change(record, None, T0, clocks=ClockSettings())
+        for player in PLAYERS:
+            seating.join(change, player, None, SEED, "client")
+        assert change.state is not None
+        step = 0
+        while not change.record.ended:
+            seat = change.state.current_player
+            lifecycle.apply_move(
+                change, seat, fallback_move(change.state, seat, f"{attempt}.{step}")
+            )
+            step += 1
+        if any(deal.ended == "replayed" for deal in change.state.deals):
+            break
+    else:
+        pytest.fail("no Kız was replayed in 80 random matches")
+    entries = fairness.transcript(change.record, bytes(change.moves), change.state)["hands"]
+    replayed = [i for i, e in enumerate(entries) if e["ended"] == "replayed"]
+    for index in replayed:
+        assert entries[index + 1]["contract"] == "queens", entries[index + 1]
+    scored = [e for e in entries if e["ended"] == "played"]
+    assert [e["contract"] for e in scored] == [
+        row.to_dict()["contract"] for row in change.state.sheet
+    ]

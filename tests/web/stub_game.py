@@ -407,8 +407,8 @@ class StubGame:
         for seat, move in match.moves:
             if not entries or entries[-1]["deal"] != state.deal_no:
                 entries.append({"hand": state.hand_index, "deal": state.deal_no,
-                                "declarer": state.declarer, "contract": None, "trump": None,
-                                "plays": []})  # fmt: skip
+                                "declarer": state.declarer, "plays": [],
+                                **_contract_in_force(state)})  # fmt: skip
             entry = entries[-1]
             if isinstance(move, ChooseContract):
                 entry["contract"] = CONTRACTS[move.contract].code
@@ -425,6 +425,14 @@ class StubGame:
             if deal is not None and deal.ended != "played":
                 entry["asked_by"], entry["reason"] = deal.asked_by, deal.reason
         return entries
+
+
+def _contract_in_force(state: Any) -> dict[str, Any]:
+    """As the service's transcript: a replayed Kız deal keeps its contract (no move chooses it)."""
+    if state.contract < 0:
+        return {"contract": None, "trump": None}
+    trump = "CDHS"[state.trump] if state.trump >= 0 else None
+    return {"contract": CONTRACTS[state.contract].code, "trump": trump}
 
 
 def stub_app(web_blueprint: Blueprint, seed: int = 1, **clocks: int) -> tuple[Flask, StubGame]:
