@@ -779,6 +779,10 @@ def _new_match(
     dealer: Callable[[bytes, int], list[int]],
 ) -> MatchState:
     rules = get_ruleset(ruleset)
+    if rules.family is not None:
+        raise ConfigError(
+            "unknown_ruleset", f"{ruleset!r} has its own state class: use game.new_game"
+        )
     if not isinstance(num_hands, int) or isinstance(num_hands, bool):
         raise ConfigError("bad_match_length", f"match length {num_hands!r} is not a number")
     rules.check_length(num_hands)

@@ -284,6 +284,9 @@ class Ruleset(ABC):
     match_end: str = "after the match's number of hands"
     outcome_labels: tuple[str, str] | None = None  # (total >= 0, total < 0), if any
     phased: bool = False
+    # A system that does not fit ``MatchState`` names itself here and builds its own states
+    # (``game.py``: ``new_state``, ``state_from_bytes``, ``parse_move``, ``move_of_action``).
+    family: str | None = None
 
     def __init__(self) -> None:
         self._hand_rules_cache: dict[tuple[int, int], HandRules] = {}
@@ -347,6 +350,27 @@ class Ruleset(ABC):
             ],
             "quotas": {str(n): self.describe_quotas(n) for n in self.lengths},
         }
+
+    # Hooks of rulesets with their own state class (``family``; ``game.py`` calls them).
+
+    def new_state(
+        self, num_hands: int, match_key: bytes, options: dict[str, Any], dealer: Any
+    ) -> Any:
+        """A new match of this ruleset (options checked, ``dealer(key, deal_no, deck)``)."""
+        raise ConfigError("unknown_ruleset", f"{self.name!r} plays on MatchState: new_match")
+
+    def state_from_bytes(self, data: bytes) -> Any:
+        raise ConfigError("unknown_ruleset", f"{self.name!r} plays on MatchState")
+
+    def parse_move(self, text: str) -> Any:
+        raise ConfigError("unknown_ruleset", f"{self.name!r} plays on MatchState")
+
+    def move_of_action(self, action: int) -> Any:
+        raise ConfigError("unknown_ruleset", f"{self.name!r} plays on MatchState")
+
+    def move_words(self) -> list[str]:
+        """The text forms (or their prefixes) of this ruleset's moves other than cards."""
+        return []
 
     # Hooks of phased rulesets (MatchState calls them only when ``phased`` is true).
 

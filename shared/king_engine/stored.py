@@ -139,6 +139,8 @@ def _decode_v2(view: memoryview) -> MatchState:
     _fmt, ruleset_id, num_hands, version = _HEADER_V2.unpack_from(view, 0)
     offset = _HEADER_V2.size
     ruleset = RULESET_BY_ID[ruleset_id]
+    if ruleset.family is not None:
+        raise BadInput("bad_state", f"{ruleset.name} states are stored in their own format")
     specs = ruleset.option_specs
     if view[offset] != len(specs):
         raise BadInput("bad_state", "wrong number of options")
@@ -214,7 +216,7 @@ def _decode(data: bytes) -> MatchState:
         raise BadInput("bad_state", f"unknown state format {fmt}")
     offset = _HEADER.size
     ruleset = RULESET_BY_ID[ruleset_id]
-    if ruleset.phased or phase > PHASE_OVER:
+    if ruleset.phased or ruleset.family is not None or phase > PHASE_OVER:
         raise BadInput("bad_state", f"{ruleset.name} states are stored in format 2")
     if num_hands not in ruleset.lengths:
         raise BadInput("bad_state", f"{ruleset.name} plays no match of {num_hands} hands")

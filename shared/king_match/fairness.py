@@ -20,10 +20,15 @@ from typing import Any, Final
 from king_engine import (
     CONTRACTS,
     DealRecord,
+    GameState,
     MatchState,
     format_card,
+    game_move_of_action,
+    get_ruleset,
     move_of_action,
+    new_game,
     new_match,
+    own_state,
 )
 from king_engine import deal as kingdeal
 from king_engine.moves import ChooseContract, PlayCard
@@ -57,17 +62,19 @@ def match_key(record: MatchRecord) -> bytes:
     return kingdeal.match_key(record.match_id, bytes.fromhex(record.server_seed), seeds)
 
 
-def transcript(
-    record: MatchRecord, moves: bytes, final: MatchState | None = None
-) -> dict[str, Any]:
+def transcript(record: MatchRecord, moves: bytes, final: GameState | None = None) -> dict[str, Any]:
     """The full transcript of an ended match (the caller checks that it has ended). ``final``
     is the match's state at its end: its forfeit marks are replayed where they were made (a
     mark changes what the later moves do in ``traditional``)."""
     seats = record.seats
     hands: list[dict[str, Any]] = []
     first_declarer = 0
-    marks = list(zip(final.forfeit_at, final.forfeits, strict=True)) if final else []
-    if all(seat is not None for seat in seats) and record.started_ms is not None:
+    started = all(seat is not None for seat in seats) and record.started_ms is not None
+    if started and get_ruleset(record.ruleset).family is not None:
+        hands, first_declarer = _own_state_deals(record, moves, final)
+    elif started:
+        assert final is None or isinstance(final, MatchState)
+        marks = list(zip(final.forfeit_at, final.forfeits, strict=True)) if final else []
         state = new_match(record.ruleset, record.hands, match_key(record), record.options)
         current: dict[str, Any] | None = None
         for seat, action in decode_moves(moves):
@@ -109,6 +116,22 @@ def transcript(
         "outcome": record.outcome,
         "hands": hands,
     }
+
+
+def _own_state_deals(
+    record: MatchRecord, moves: bytes, final: GameState | None
+) -> tuple[list[dict[str, Any]], int]:
+    """A ruleset with its own state class lists its deals itself (``deal_log``): the moves
+    are replayed from the log, with the forfeits where they fell, and the state says what
+    each deal held."""
+    state = new_game(record.ruleset, record.hands, match_key(record), record.options)
+    marks = list(zip(own_state(final).forfeit_at, final.forfeits, strict=True)) if final else []
+    for seat, action in decode_moves(moves):
+        while marks and marks[0][0] <= state.version:
+            state.forfeit(marks.pop(0)[1])
+        state.apply(seat, game_move_of_action(state.ruleset, action))
+    own = own_state(state)
+    return own.deal_log(), own.first
 
 
 def _contract_in_force(state: MatchState) -> dict[str, str | None]:

@@ -24,12 +24,12 @@ import orjson
 from .record import MatchRecord
 
 if TYPE_CHECKING:
-    from king_engine import MatchState
+    from king_engine import GameState
 
     from .store import MatchStore
 
 #: (the match, its engine state, the seat) -> the ``match`` of that seat's ``your_turn`` line.
-RenderTurn = Callable[[MatchRecord, "MatchState | None", int], dict[str, Any]]
+RenderTurn = Callable[[MatchRecord, "GameState | None", int], dict[str, Any]]
 
 
 def stream_lines(

@@ -20,7 +20,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from king_engine import MatchState
+from king_engine import GameState, game_from_bytes
 
 from .sync import primitives
 
@@ -48,7 +48,7 @@ class LatestCommits:
         #: match id -> its latest commit, oldest first.
         self.commits: dict[str, LastCommit] = {}
         #: match id -> (state hex, decoded state), oldest first; only copies are handed out.
-        self.decoded: dict[str, tuple[str, MatchState]] = {}
+        self.decoded: dict[str, tuple[str, GameState]] = {}
 
     # ------------------------------------------------------------------ commits
 
@@ -79,17 +79,18 @@ class LatestCommits:
 
     # ------------------------------------------------------------------ decoded states
 
-    def state(self, match_id: str, state_hex: str) -> MatchState:
+    def state(self, match_id: str, state_hex: str) -> GameState:
         """A private copy of the state ``state_hex`` (decoded once, then copied)."""
         with self.lock:
             known = self.decoded.get(match_id)
         if known is not None and known[0] == state_hex:
-            return known[1].copy()
-        state = MatchState.from_bytes(bytes.fromhex(state_hex))
+            copy: GameState = known[1].copy()
+            return copy
+        state = game_from_bytes(bytes.fromhex(state_hex))
         self.keep_state(match_id, state_hex, state.copy())
         return state
 
-    def keep_state(self, match_id: str, state_hex: str, state: MatchState) -> None:
+    def keep_state(self, match_id: str, state_hex: str, state: GameState) -> None:
         """Keep ``state`` (the caller's own copy, never changed again) as ``state_hex``'s."""
         with self.lock:
             _file(self.decoded, match_id, (state_hex, state), DECODED_KEEP)

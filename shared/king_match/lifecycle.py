@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from king_engine import IllegalMove, MatchState, Move, new_match
+from king_engine import GameMove, GameState, IllegalMove, as_ruleset_move, new_game
 from king_message import FinishedMatch, SeatResult, format_utc
 
 from . import fairness
@@ -50,7 +50,7 @@ class Change:
     """One write in progress: the loaded record and state plus what the write adds."""
 
     record: MatchRecord
-    state: MatchState | None
+    state: GameState | None
     now_ms: int
     clocks: ClockSettings = field(default_factory=ClockSettings)
     #: How long the service was not serving between two times (ms): given back to the mover.
@@ -76,14 +76,15 @@ class Change:
 # ---------------------------------------------------------------------- moves
 
 
-def play(change: Change, player: Player | None, seat: int | None, move: Move) -> int:
-    """Apply a move of ``player`` (None: of the bot playing ``seat``); returns its seat."""
+def play(change: Change, player: Player | None, seat: int | None, move: GameMove | str) -> int:
+    """Apply a move of ``player`` (None: of the bot playing ``seat``); returns its seat. A move
+    given as text (or parsed before the match was known) is read as a move of its ruleset."""
     index = acting_seat(change.record, player, seat)
     if change.state is None:
         raise MatchError("match_not_started", "the match has not started yet")
     if player is not None:
         check_player_turn(change.record, change.state, index)
-    apply_move(change, index, move)
+    apply_move(change, index, as_ruleset_move(change.state, move))
     return index
 
 
@@ -115,7 +116,7 @@ def acting_seat(record: MatchRecord, player: Player | None, seat: int | None) ->
     return index
 
 
-def check_player_turn(record: MatchRecord, state: MatchState, seat: int) -> None:
+def check_player_turn(record: MatchRecord, state: GameState, seat: int) -> None:
     """A player's move is taken only when ``player_to_act`` names their seat: refused
     ``seat_forfeited`` while a bot plays it, else ``not_your_turn``."""
     if record.player_to_act(state) == seat:
@@ -126,7 +127,7 @@ def check_player_turn(record: MatchRecord, state: MatchState, seat: int) -> None
     raise IllegalMove("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s", turn=mover)
 
 
-def apply_move(change: Change, seat: int, move: Move) -> None:
+def apply_move(change: Change, seat: int, move: GameMove) -> None:
     """The engine's checked move (``IllegalMove`` / ``BadInput`` change nothing), the mover's
     reserve charged for a live move over its time, then the next turn or the end."""
     state, record = change.state, change.record
@@ -157,7 +158,7 @@ def apply_move(change: Change, seat: int, move: Move) -> None:
         start_turn(change)
 
 
-def fallback_move(state: MatchState, seat: int, seed: str) -> Move:
+def fallback_move(state: GameState, seat: int, seed: str) -> Any:
     """A random legal move for ``seat`` (the clock's stand-in for a bot that did not answer)."""
     moves = state.legal_moves(seat)
     if not moves:
@@ -171,7 +172,7 @@ def fallback_move(state: MatchState, seat: int, seed: str) -> Move:
 def start(change: Change) -> None:
     """Deal the match of a full table and start its first turn."""
     record = change.record
-    state = new_match(record.ruleset, record.hands, fairness.match_key(record), record.options)
+    state = new_game(record.ruleset, record.hands, fairness.match_key(record), record.options)
     change.state = state
     record.status = "active"
     record.started_ms = change.now_ms
@@ -325,7 +326,7 @@ def finish(change: Change, outcome: str, reason: str) -> None:
     )
 
 
-def standing(state: MatchState, record: MatchRecord) -> dict[str, Any]:
+def standing(state: GameState, record: MatchRecord) -> dict[str, Any]:
     """How the match stands for the result: ``totals``, ``places`` and ``winners`` (forfeits
     counted: a player who forfeited is placed last and never wins), and for rulesets with a
     feat or outcome labels ``end_reason``, ``king_seat`` and ``seat_outcomes`` (çıkar/batar)."""

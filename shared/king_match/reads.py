@@ -11,7 +11,7 @@ from typing import Any
 
 from redis import Redis
 
-from king_engine import MatchState
+from king_engine import GameState, game_from_bytes
 
 from . import eventcodec
 from .errors import MatchError, RateLimited
@@ -53,7 +53,7 @@ class MatchReader:
 
     def load(
         self, match_id: str, idem: Idem | None = None, rate: Counted | None = None, now_ms: int = 0
-    ) -> tuple[MatchRecord, MatchState | None, MoveResult | None]:
+    ) -> tuple[MatchRecord, GameState | None, MoveResult | None]:
         """The record and state, plus the stored answer to ``idem``'s request if it has one
         (raised again if that answer was a refusal); with ``rate``, the attempt is counted
         first (``RateLimited`` past the limit)."""
@@ -77,7 +77,7 @@ class MatchReader:
             raise MatchError("match_not_found", f"no match or table {match_id}")
         record = MatchRecord.from_json(meta, int(ver or 0), int(seq or 0))
         answer = None if idem is None else idem.stored_answer(values[4], values[5])
-        return record, (MatchState.from_bytes(as_bytes(state)) if state else None), answer
+        return record, (game_from_bytes(as_bytes(state)) if state else None), answer
 
     def moves(self, match_id: str) -> bytes:
         data = self.redis.get(self.keys.moves(match_id))

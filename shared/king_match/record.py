@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 if TYPE_CHECKING:
-    from king_engine import MatchState
+    from king_engine import GameState
 
 MODES: Final = ("live", "computer")
 BOT_LEVELS: Final = ("easy", "medium", "hard")
@@ -114,7 +114,7 @@ class MatchRecord:
             raise LookupError(f"seat {index} is empty")
         return seat
 
-    def player_to_act(self, state: MatchState | None) -> int | None:
+    def player_to_act(self, state: GameState | None) -> int | None:
         """The seat whose own player may move now, or None.
 
         Nobody may before the start or after the end, and a seat a bot plays (a computer seat,

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from redis import Redis
 
-from king_engine import MatchState, Move, view_for
+from king_engine import GameMove, GameState, MatchState, own_state, view_for
 from king_engine import SeatView as SeatView
 from king_message import FinishedMatch
 
@@ -109,7 +109,7 @@ class MatchStore:
 
     # ------------------------------------------------------------------ reading
 
-    def load(self, match_id: str) -> tuple[MatchRecord, MatchState | None]:
+    def load(self, match_id: str) -> tuple[MatchRecord, GameState | None]:
         """The match as stored, after applying any clock timeout that is due."""
         match_id = canonical_id(match_id)
         record, state, _ = self.reader.load(match_id)
@@ -118,11 +118,15 @@ class MatchStore:
             record, state, _ = self.reader.load(match_id)
         return record, state
 
-    def seat_view(self, match_id: str, seat: int) -> tuple[MatchRecord, SeatView]:
+    def seat_view(self, match_id: str, seat: int) -> tuple[MatchRecord, SeatView | dict[str, Any]]:
+        """What ``seat`` may see: a ``SeatView`` for the ``MatchState`` rulesets, the state's
+        own JSON view for a ruleset with its own state class."""
         record, state = self.load(match_id)
         if state is None:
             raise MatchError("match_not_started", "the match has not started yet")
-        return record, view_for(state, seat)
+        if isinstance(state, MatchState):
+            return record, view_for(state, seat)
+        return record, own_state(state).view(seat)
 
     def moves(self, match_id: str) -> bytes:
         return self.reader.moves(match_id)
@@ -152,7 +156,7 @@ class MatchStore:
 
     def snapshot_after(
         self, match_id: str, seq: int
-    ) -> tuple[MatchRecord, MatchState | None] | None:
+    ) -> tuple[MatchRecord, GameState | None] | None:
         """The match as the commit that wrote event ``seq`` left it, from this process's copy
         of that commit (a followed match, nothing newer since); None: load it. Spares the
         follower whose turn it now is a round trip."""
@@ -280,7 +284,7 @@ class MatchStore:
         self,
         match_id: str,
         player: Player | None,
-        move: Move,
+        move: GameMove | str,
         *,
         seat: int | None = None,
         expected_version: int | None = None,

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from redis import Redis
 
-from king_engine import KingError, MatchState
+from king_engine import GameState, KingError, game_from_bytes
 from king_message import FinishedMatch
 
 from . import commit, serving
@@ -69,7 +69,7 @@ class Writer:
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
 
-    def change(self, record: MatchRecord, state: MatchState | None) -> Change:
+    def change(self, record: MatchRecord, state: GameState | None) -> Change:
         """A change of the match as loaded, at the current time."""
         redis, keys = self.redis, self.keys
         return Change(
@@ -170,13 +170,13 @@ class Writer:
         self._after_commit(change)
         return result
 
-    def from_commit(self, match_id: str, last: LastCommit) -> tuple[MatchRecord, MatchState | None]:
+    def from_commit(self, match_id: str, last: LastCommit) -> tuple[MatchRecord, GameState | None]:
         """The record and (a private copy of) the state a commit message carried."""
         record = MatchRecord.from_json(last.meta, last.version, last.seq)
         if not last.state_hex:
             return record, None
         if self.commits is None:
-            return record, MatchState.from_bytes(bytes.fromhex(last.state_hex))
+            return record, game_from_bytes(bytes.fromhex(last.state_hex))
         return record, self.commits.state(match_id, last.state_hex)
 
     def _commit_change(

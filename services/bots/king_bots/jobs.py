@@ -23,6 +23,7 @@ from king_metrics import observe_bot_decision, record_match_finished, record_mov
 from redis import Redis
 
 from king_bots.policies import decide
+from king_bots.policies.own import decide_own
 from king_engine import PHASE_REDEAL_OFFER, Call, KingError, Move, PlayCard, SeatView
 from king_match import MatchError, MatchSettings, MatchStore, connect
 from king_match.rq_enqueuer import RQEnqueuer
@@ -74,11 +75,14 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
         record, view = store.seat_view(match_id, seat)
     except MatchError as exc:
         return {"status": "dropped", "reason": exc.code}
-    if record.version != version or record.ended or not view.my_turn:
+    my_turn = bool(view.get("legal_moves")) if isinstance(view, dict) else view.my_turn
+    if record.version != version or record.ended or not my_turn:
         return {"status": "stale", "version": record.version}
     if not record.seat(seat).automated:
         return {"status": "dropped", "reason": "not_bot_seat"}
     seed = bot_seed(match_id, version, seat)
+    if isinstance(view, dict):
+        return _play_own(store, match_id, seat, version, level, view, seed)
     started = time.perf_counter()
     try:
         move = decide(view, level, seed)
@@ -105,6 +109,41 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
             return {"status": "dropped", "reason": exc.code}
     record_move("bot")
     return {"status": "played", "move": str(move), "version": result.version}
+
+
+def _play_own(
+    store: MatchStore,
+    match_id: str,
+    seat: int,
+    version: int,
+    level: str,
+    view: dict[str, Any],
+    seed: int,
+) -> dict[str, Any]:
+    """A bot turn in a ruleset with its own state class: its policy answers a move's text
+    from the seat's JSON view."""
+    started = time.perf_counter()
+    try:
+        text = decide_own(view, level, seed)
+        observe_bot_decision(level, time.perf_counter() - started)
+    except Exception:
+        log.exception(
+            "bot policy %s failed in match %s; playing a random legal move", level, match_id
+        )
+        text = random.Random(seed).choice(view["legal_moves"])
+    try:
+        result = store.play(match_id, None, text, seat=seat, expected_version=version)
+    except MatchError as exc:
+        return {"status": "stale" if exc.code == "stale_version" else "dropped", "reason": exc.code}
+    except KingError:
+        log.error("bot policy %s chose the illegal move %s in match %s", level, text, match_id)
+        text = random.Random(seed).choice(view["legal_moves"])
+        try:
+            result = store.play(match_id, None, text, seat=seat, expected_version=version)
+        except MatchError as exc:
+            return {"status": "dropped", "reason": exc.code}
+    record_move("bot")
+    return {"status": "played", "move": text, "version": result.version}
 
 
 def hold_answer(

@@ -13,15 +13,31 @@ from typing import Any
 
 from king_metrics import record_move
 
-from king_engine import Move, PlayCard, contract_move, parse_card, parse_move
+from king_engine import (
+    BadInput,
+    Move,
+    PlayCard,
+    contract_move,
+    own_move_texts,
+    parse_card,
+    parse_move,
+)
 from king_game.context import GameContext
 from king_match import Player
 
 
-def move_of(body: dict[str, Any]) -> Move:
-    """The engine's move for a body ``MoveSchema`` loaded; ``BadInput`` if it names none."""
+def move_of(body: dict[str, Any]) -> Move | str:
+    """The engine's move for a body ``MoveSchema`` loaded; ``BadInput`` if it names none. The
+    text of a move only a ruleset with its own state class knows stays text: the match's
+    ruleset reads it (``lifecycle.play``)."""
     if body["move"] is not None:
-        return parse_move(body["move"])
+        try:
+            return parse_move(body["move"])
+        except BadInput:
+            text = str(body["move"]).strip()
+            if text in own_move_texts():
+                return text
+            raise
     if body["card"] is not None:
         return PlayCard(parse_card(body["card"]))
     return contract_move(body["contract"], body["trump"])

@@ -1,6 +1,7 @@
 """JSON shapes of tables and matches as a given caller may see them.
 
-A seat's view comes from the engine's ``view_for`` (own cards only); everything else here is
+A seat's view comes from the engine's ``view_for`` (own cards only), or from the state itself
+for a ruleset with its own state class; everything else here is
 public table information. Seeds are never rendered: the fairness endpoint reveals them, and
 only once the match has ended.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from king_engine import MatchState, view_for
+from king_engine import GameState, MatchState, own_state, view_for
 from king_match import MatchRecord
 from king_match.lifecycle import standing
 from king_match.settings import ClockSettings
@@ -55,7 +56,7 @@ def table(record: MatchRecord) -> dict[str, Any]:
     }
 
 
-def clock(record: MatchRecord, state: MatchState | None, clocks: ClockSettings, now_ms: int) -> Any:
+def clock(record: MatchRecord, state: GameState | None, clocks: ClockSettings, now_ms: int) -> Any:
     if record.status != "active" or state is None or state.current_player is None:
         return {"server_time_ms": now_ms, "turn": None}
     mover = state.current_player
@@ -78,7 +79,7 @@ def clock(record: MatchRecord, state: MatchState | None, clocks: ClockSettings, 
 
 def match(
     record: MatchRecord,
-    state: MatchState | None,
+    state: GameState | None,
     seat: int,
     clocks: ClockSettings,
     now_ms: int,
@@ -90,7 +91,10 @@ def match(
     body["outcome"] = record.outcome
     body["forfeits"] = list(record.forfeits)
     if state is not None:
-        view = view_for(state, seat).to_dict()
+        if isinstance(state, MatchState):
+            view = view_for(state, seat).to_dict()
+        else:
+            view = own_state(state).view(seat)
         view.pop("version", None)  # the engine's move count; the API's version is the record's
         my_turn = record.player_to_act(state) == seat
         if not my_turn:

@@ -8,7 +8,7 @@ from flask import Response, request
 from flask.views import MethodView
 from king_web.jsonbody import Blueprint
 
-from king_engine import MatchState
+from king_engine import GameState
 from king_game import render
 from king_game.context import current_account, current_player, game
 from king_game.moves import submit_move
@@ -227,9 +227,7 @@ class StreamView(MethodView):
         store, settings = context.store, context.settings
         record, _ = store.load(match_id)
 
-        def render_turn(
-            current: MatchRecord, state: MatchState | None, seat: int
-        ) -> dict[str, Any]:
+        def render_turn(current: MatchRecord, state: GameState | None, seat: int) -> dict[str, Any]:
             return render.match(current, state, seat, settings.match.clocks, store.now_ms())
 
         lines = stream_lines(
