@@ -33,13 +33,14 @@ def new_table(
     seat: int | None,
     match_id: str | None,
     options: Mapping[str, Any] | None = None,
+    preview: tuple[str, ...] = (),
 ) -> MatchRecord:
     """The record of a new table (``bad_table`` for a setting that is not offered, ``field``
     naming it). A computer table gets its three server bots now, on every seat but ``seat``."""
     if mode not in MODES:
         raise MatchError("bad_table", f"mode must be one of {', '.join(MODES)}", field="mode")
     try:
-        rules = served_ruleset(ruleset)
+        rules = served_ruleset(ruleset, preview)
         rules.check_length(hands)
         checked = rules.check_options(options)
     except ConfigError as exc:

@@ -16,9 +16,13 @@ SERVED_RULESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(
 )
 
 
-def served_ruleset(name: str) -> Ruleset:
-    """The served ruleset called ``name``; ``ConfigError("unknown_ruleset")`` otherwise."""
+def served_ruleset(name: str, preview: tuple[str, ...] = ()) -> Ruleset:
+    """The served ruleset called ``name`` (or one of the engine's rulesets named in
+    ``preview``, ``MatchSettings.preview_rulesets``); ``ConfigError("unknown_ruleset")``
+    otherwise."""
     ruleset = SERVED_RULESETS.get(name) if isinstance(name, str) else None
+    if ruleset is None and isinstance(name, str) and name in preview:
+        ruleset = RULESETS.get(name)
     if ruleset is None:
         raise ConfigError(
             "unknown_ruleset",

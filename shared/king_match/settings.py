@@ -46,6 +46,9 @@ class MatchSettings:
     #: (``commit.CommitScript``), waiting at most ``wait_ms``; 0: answered at once.
     wait_replicas: int = 0
     wait_ms: int = 500
+    #: Rulesets the engine plays that the product does not offer yet (``served.py``): the match
+    #: layer seats them (tests, the arena, a staging stack); the API's schema never offers them.
+    preview_rulesets: tuple[str, ...] = ()
 
     @property
     def queue_url(self) -> str:
@@ -81,4 +84,9 @@ class MatchSettings:
             buckets=int(source.get("KING_BUCKETS", "256")),
             wait_replicas=int(source.get("KING_WAIT_REPLICAS", "0")),
             wait_ms=int(source.get("KING_WAIT_MS", "500")),
+            preview_rulesets=tuple(
+                name.strip()
+                for name in source.get("KING_PREVIEW_RULESETS", "").split(",")
+                if name.strip()
+            ),
         )

@@ -227,6 +227,7 @@ class MatchStore:
             seat=seat,
             match_id=match_id,
             options=options,
+            preview=self.settings.preview_rulesets,
         )
         return self.writer.write(record.match_id, seating.created, initial=record)
 

@@ -76,7 +76,7 @@ Outcome = Literal["finished", "forfeit", "aborted"]
 
 MODES: Final = ("live", "computer")
 OUTCOMES: Final = ("finished", "forfeit", "aborted")
-HANDS_CHOICES: Final = (8, 12, 20)
+HANDS_CHOICES: Final = (8, 10, 12, 20, 32)  # every ruleset's match lengths
 SEATS: Final = 4
 
 
