@@ -1,8 +1,8 @@
 """Policies for the rulesets with their own state class (``konturlu``, ``international``).
 
 They read the seat's JSON view (``state.view(seat)``: own cards, public facts and the legal
-moves' text forms) and answer one of its ``legal_moves``. Each ruleset's module registers its
-policy in ``OWN_POLICIES``; a ruleset without one gets the seeded random legal move.
+moves' text forms) and answer one of its ``legal_moves``. ``OWN_POLICIES`` names each
+ruleset's policy; a ruleset without one gets the seeded random legal move.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from . import international
+
 OwnPolicy = Callable[[dict[str, Any], str, int], str]
 
-OWN_POLICIES: dict[str, OwnPolicy] = {}
+OWN_POLICIES: dict[str, OwnPolicy] = {"international": international.decide}
 
 
 def decide_own(view: dict[str, Any], level: str, seed: int) -> str:
