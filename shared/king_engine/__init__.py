@@ -12,6 +12,7 @@ from .errors import BadInput, ConfigError, IllegalMove, KingError
 from .game import (
     GameMove,
     GameState,
+    OwnState,
     as_ruleset_move,
     game_from_bytes,
     game_move_of_action,
@@ -76,6 +77,7 @@ __all__ = [
     "MatchState",
     "Move",
     "OptionSpec",
+    "OwnState",
     "PhaseFacts",
     "PlayCard",
     "Ruleset",

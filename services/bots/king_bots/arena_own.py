@@ -1,0 +1,128 @@
+"""The arena for the rulesets with their own state class (``konturlu``, ``international``).
+
+    python -m king_bots.arena_own --ruleset international --candidate hard --baseline medium \\
+        --matches 40 --option deck=32
+
+Duplicate full matches: each seeded match is played by four baseline bots, then four more
+times with the candidate in seat 0, 1, 2 and 3 on the same deals (deals follow the match key
+and the deal number; every seat's decisions are seeded by the match, the seat and the move
+number, so the baseline seats repeat their choices wherever the game reaches the same view).
+A match's score is the candidate's final total minus the baseline's in the same seat,
+averaged over the four seats and divided by the number of hands: points a hand, with a 95 %
+confidence interval over matches (normal approximation). The bots see only their seat's view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from king_bots.policies.own import decide_own
+from king_engine import OwnState, get_ruleset, new_game, own_state
+
+Decide = Callable[[dict[str, Any], str, int], str]
+
+
+def _seed(*parts: object) -> int:
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def match_key(ruleset: str, index: int) -> bytes:
+    return hashlib.sha256(f"arena-own:{ruleset}:{index}".encode()).digest()
+
+
+def play_match(
+    ruleset: str,
+    index: int,
+    levels: Sequence[str],
+    options: dict[str, Any] | None = None,
+    decide: Decide = decide_own,
+    on_move: Callable[[OwnState, int, str], None] | None = None,
+) -> OwnState:
+    """Match ``index`` of the arena played to its end, seat ``s`` by the bot ``levels[s]``."""
+    rules = get_ruleset(ruleset)
+    state = own_state(new_game(ruleset, rules.lengths[0], match_key(ruleset, index), options))
+    moves = 0
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        text = decide(state.view(seat), levels[seat], _seed(ruleset, index, seat, moves))
+        if on_move is not None:
+            on_move(state, seat, text)
+        state.apply(seat, rules.parse_move(text))
+        moves += 1
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    ruleset: str
+    candidate: str
+    baseline: str
+    per_hand: list[float]  # per match: the candidate's mean gain a hand over the four seats
+
+    def summary(self) -> tuple[float, float]:
+        return mean_ci(self.per_hand)
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95 % confidence interval."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(variance / n)
+
+
+def run(
+    ruleset: str,
+    candidate: str,
+    baseline: str,
+    matches: int,
+    options: dict[str, Any] | None = None,
+    first: int = 0,
+) -> Result:
+    """The duplicate comparison of ``candidate`` against ``baseline`` over ``matches``."""
+    hands = get_ruleset(ruleset).lengths[0]
+    gains = []
+    for index in range(first, first + matches):
+        base = play_match(ruleset, index, [baseline] * 4, options).totals
+        total = 0.0
+        for seat in range(4):
+            levels = [baseline] * 4
+            levels[seat] = candidate
+            total += play_match(ruleset, index, levels, options).totals[seat] - base[seat]
+        gains.append(total / 4 / hands)
+    return Result(ruleset, candidate, baseline, gains)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ruleset", required=True)
+    parser.add_argument("--candidate", default="medium")
+    parser.add_argument("--baseline", default="easy")
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--option", action="append", default=[], help="name=value")
+    args = parser.parse_args(argv)
+    options: dict[str, Any] = {}
+    for item in args.option:
+        name, _, value = item.partition("=")
+        options[name] = int(value) if value.lstrip("-").isdigit() else value
+    result = run(args.ruleset, args.candidate, args.baseline, args.matches, options or None)
+    mean, half = result.summary()
+    print(
+        f"{args.ruleset} {args.candidate} - {args.baseline}: {mean:+.2f} points a hand "
+        f"[{mean - half:+.2f}, {mean + half:+.2f}] over {args.matches} matches"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
