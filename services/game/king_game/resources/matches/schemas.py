@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 import marshmallow as ma
@@ -9,6 +10,7 @@ from marshmallow import validate
 from king_engine import CALL_WORDS, PENALTY_CONTRACTS
 from king_engine.contracts import contract_code
 from king_game.resources.tables.schemas import TableSchema
+from king_match.served import SERVED_RULESETS
 
 # What the engine parses (``king_engine.parse_card``, ``parse_contract``, ``parse_move``): codes
 # in either case, around spaces ignored, 10 for T; the words come from the engine.
@@ -16,9 +18,16 @@ _CARD = r"(10|[2-9TJQKAtjqka])[CDHScdhs]"
 _PENALTY = "({})".format("|".join(contract_code(c) for c in PENALTY_CONTRACTS))
 # Calls are read in either case; JSON Schema patterns have no case flag.
 _CALL = "({})".format("|".join("".join(f"[{c}{c.upper()}]" for c in w) for w in CALL_WORDS))
+# The moves of the served rulesets with their own state class, each text form as it is.
+_OWN = "".join(
+    "|" + re.escape(word)
+    for word in sorted(
+        {w for ruleset in SERVED_RULESETS.values() if ruleset.family for w in ruleset.move_words()}
+    )
+)
 CARD_PATTERN = rf"^\s*{_CARD}\s*$"
 CONTRACT_PATTERN = rf"^\s*({_PENALTY}|trump)\s*$"
-MOVE_PATTERN = rf"^\s*({_CARD}|{_PENALTY}(\s*:\s*)?|trump\s*:\s*[CDHScdhs]|{_CALL})\s*$"
+MOVE_PATTERN = rf"^\s*({_CARD}|{_PENALTY}(\s*:\s*)?|trump\s*:\s*[CDHScdhs]|{_CALL}{_OWN})\s*$"
 
 
 def _one_of(given: str, properties: dict[str, Any]) -> dict[str, Any]:
