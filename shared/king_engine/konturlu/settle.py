@@ -96,9 +96,12 @@ def eater_of(seat: int, points: Sequence[int], table: Sequence[Sequence[int]]) -
         best: int | None = None
         for step in (1, 2, 3):  # play order after the eaten seat: the tie rule (D17)
             other = (seat + step) % SEATS
-            if table[seat][other] == tier and points[other] > own:
-                if best is None or points[other] > points[best]:
-                    best = other
+            if (
+                table[seat][other] == tier
+                and points[other] > own
+                and (best is None or points[other] > points[best])
+            ):
+                best = other
         if best is not None:
             return best
     return None
