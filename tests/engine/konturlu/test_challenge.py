@@ -66,9 +66,7 @@ def test_example_b_el_three_masa_all_pairs_surulu() -> None:
     speak(state, 0, "sur:1,2,3", "iyi sur:1 sur:2 sur:3 sur:1,2 sur:1,3 sur:2,3 sur:1,2,3")
     assert state.phase_name == "play"
     assert state.challenge is not None
-    assert state.challenge.multipliers() == {
-        (a, b): 2 for a in range(4) for b in range(a + 1, 4)
-    }
+    assert state.challenge.multipliers() == {(a, b): 2 for a in range(4) for b in range(a + 1, 4)}
 
 
 def test_example_c_erkek_the_iyici_may_sur_too() -> None:
