@@ -21,10 +21,15 @@ from .helpers import (
     vector_deals,
 )
 
-ALL_CONTRACTS = (
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+ALL_CONTRACTS = words(
     "el kupa erkek kiz rifki soniki koz:S koz:H koz:D koz:C "
     "durt:2 durt:3 durt:4 durt:5 durt:6 durt:7 durt:8 durt:9 durt:T durt:J durt:Q durt:K durt:A"
-).split()
+)
 
 
 def suit(s: str, ranks: str = "23456789TJQKA") -> str:
@@ -137,7 +142,7 @@ def test_kupa_lead_rules() -> None:
     state = match(first=0)  # deal 0: seat 0 holds 6H 8H and eleven other cards
     play(state, 0, "kupa")
     all_iyi(state)
-    assert legal(state) == "2C 7C 9C QC 5D TD JD KD 5S 7S KS".split()
+    assert legal(state) == words("2C 7C 9C QC 5D TD JD KD 5S 7S KS")
     assert refused(state, 0, "6H", "illegal_card").details["rule"] == "hearts_not_broken"
     only_hearts = match(first=1, deals=fixed(suit("S"), suit("H"), suit("D"), suit("C")))
     play(only_hearts, 1, "kupa")
@@ -295,7 +300,7 @@ def test_declarer_cancels_with_rifki_boz() -> None:
 def test_view_shows_only_the_seats_own_cards() -> None:
     state = match(first=0)
     view = state.view(0)
-    assert view["my_cards"] == "2C 7C 9C QC 5D TD JD KD 6H 8H 5S 7S KS".split()
+    assert view["my_cards"] == words("2C 7C 9C QC 5D TD JD KD 6H 8H 5S 7S KS")
     assert view["legal_moves"] == ALL_CONTRACTS
     other = state.view(1)
     assert "legal_moves" not in other and other["my_cards"][0] == "3C"
