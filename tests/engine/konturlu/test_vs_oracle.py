@@ -110,6 +110,10 @@ def test_engine_matches_the_oracle_over_a_random_match(seed: int) -> None:
         )
         declared[row["declarer"]].append(row["contract"])
     assert all(sorted(c) == sorted(CONTRACT_CODES) for c in declared.values())
+    for index, code in enumerate(CONTRACT_CODES):  # each contract's column: 4 hands, 4 totals
+        rows = [row for row in state.sheet if row["contract"] == code]
+        assert len(rows) == 4
+        assert sum(sum(row["scores"]) for row in rows) == 4 * HAND_TOTALS[index]
     assert [row["declarer"] for row in state.sheet] == [(state.first + h) % 4 for h in range(32)]
     result = state.result()
     assert result["end_reason"] == "played_out"
