@@ -557,7 +557,7 @@ class KonturluState:
         assert isinstance(action, int)
         action = self._checked(seat, action)
         events: list[Event] = []
-        self._apply(action, events)
+        self._apply_trusted(action, events)
         return events
 
     def _wrong_phase(self, seat: int, move: str) -> IllegalMove:
@@ -665,9 +665,9 @@ class KonturluState:
     def apply_action(self, action: int) -> None:
         """Apply a *trusted* canonical action for the mover (no checks): only actions from
         ``legal_actions()``. An illegal one corrupts the state silently."""
-        self._apply(action, None)
+        self._apply_trusted(action, None)
 
-    def _apply(self, action: int, events: list[Event] | None) -> None:
+    def _apply_trusted(self, action: int, events: list[Event] | None) -> None:
         seat = self.turn
         self.version += 1
         self.log.append(action)
