@@ -273,15 +273,14 @@ class Challenge:
 
     def to_dict(self) -> dict[str, Any]:
         """The public challenge state (§8.3, Appendix A)."""
-        if self.round == 2:
-            pending = {str(s): seats_of(self.answerable(s)) for s in self.queue}
-        elif self.round == 1:
-            pending = {}
-        else:
-            pending = {}
+        # Round 2's speakers still to come with what each can answer (the current one first).
+        pending = (
+            {str(s): seats_of(self.answerable(s)) for s in self.queue} if self.round == 2 else {}
+        )
         return {
             "round": self.round,
             "to_move": self.to_move,
+            "speakers": self.queue[:],
             "calls": [
                 {"round": r, "seat": s, "call": call_text(w, m), "targets": seats_of(m)}
                 for r, s, w, m in self.calls

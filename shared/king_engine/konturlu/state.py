@@ -476,13 +476,6 @@ class KonturluState:
         """The contracts ``seat`` still has to declare (public, §8.1)."""
         return [CONTRACT_CODES[c] for c in range(8) if not self.declared[seat] >> c & 1]
 
-    def eligible_for_redeal(self, seat: int) -> bool:
-        """Whether ``seat`` may cancel this Rıfkı deal now (§2.7): private to the seat."""
-        if self.turn != seat or self.phase not in (PHASE_CONTRACT, PHASE_KONTUR):
-            return False
-        actions = self.legal_actions()
-        return A_RIFKI_BOZ in actions or A_BOZ in actions
-
     def legal_actions(self) -> list[int]:
         """The mover's legal actions in the spec's order (empty once over)."""
         phase = self.phase
@@ -979,6 +972,11 @@ class KonturluState:
         if events is not None:
             events.append(self._hand_started_event())
 
+    def _contract_view(self) -> dict[str, Any]:
+        """Appendix A's form: ``{"type": "koz", "trump": "S"}``, ``{"type": "erkek"}``."""
+        out = self._contract_dict()
+        return {"type": out.pop("contract"), **out}
+
     def _contract_dict(self) -> dict[str, Any]:
         contract, arg = self.contract, self.contract_arg
         out: dict[str, Any] = {"contract": CONTRACT_CODES[contract] if contract >= 0 else None}
@@ -1046,11 +1044,8 @@ class KonturluState:
             "forfeits": list(self.forfeits),
         }
         if not over:
-            view["contract"] = (
-                self._contract_dict()
-                if phase != PHASE_CONTRACT or self.forced_rifki
-                else {"contract": None}
-            )
+            named = phase != PHASE_CONTRACT or self.forced_rifki
+            view["contract"] = self._contract_view() if named else None
             view["redeals"] = [dict(r) for r in self.redeals]
             view["counts"] = [h.bit_count() for h in self.hands]
             chal = self.challenge

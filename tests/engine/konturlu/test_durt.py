@@ -143,3 +143,23 @@ def test_the_hand_ends_when_the_third_seat_is_out() -> None:
     assert row["scores"] == [45, 20, 10, -10]
     last_deal = state.deal_log()[0]["moves"]
     assert sum(1 for s, t in last_deal if s == 3 and t != "pas" and len(t) == 2) == 12
+
+
+def test_durt_view_appendix_a() -> None:
+    state = match(first=2, deals=vector_deals(28))
+    play(state, 2, "durt:4")
+    for seat, call in ((3, "kontur:2"), (0, "iyi"), (1, "iyi"), (2, "sur:3")):
+        play(state, seat, call)
+    card = legal(state)[0]
+    play(state, 2, card)
+    view = state.view(None)
+    assert view["contract"] == {"type": "durt", "rank": "4"}
+    durt = view["durt"]
+    assert durt["rank"] == "4"
+    suit_of_card = card[1]
+    assert durt["layout"][suit_of_card] == ["4", "4"]
+    assert all(durt["layout"][s] is None for s in "CDHS" if s != suit_of_card)
+    assert durt["counts"][2] == 12
+    assert durt["last"]["2"] == card
+    assert durt["places"] == []
+    assert view["challenge"]["pairs"] == {"2-3": "sur"}

@@ -259,7 +259,7 @@ def test_redeal_test_vector_deal_13_seat_3() -> None:
     assert refused(state, 0, "el", "contract_unavailable").details["reason"] == "rifki_redeal"
     view = state.view(None)
     assert view["redeals"][0]["seat"] == 3 and view["redeals"][0]["card"] == "KH"
-    assert view["contract"] == {"contract": "rifki"}
+    assert view["contract"] == {"type": "rifki"}
     log = state.deal_log()
     assert log[0]["ended"] == "redealt" and log[0]["asked_by"] == 3
     assert log[0]["moves"] == [[0, "rifki"], [1, "iyi"], [2, "iyi"], [3, "boz"]]

@@ -7,6 +7,7 @@ views do not depend on other seats' cards."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -55,7 +56,9 @@ def swapped_view_is_the_same(state: KonturluState, rng: random.Random) -> None:
         other.hands[b] ^= (1 << ca) | (1 << cb)
         if seat is not None and state.current_player == seat:
             pass  # its legal moves depend only on its own cards and public facts
-        assert other.view(seat) == state.view(seat)
+        view = state.view(seat)
+        assert other.view(seat) == view
+        json.dumps(view)  # JSON-ready
 
 
 def refuse_something(state: KonturluState, rng: random.Random, legal: list[str]) -> None:
