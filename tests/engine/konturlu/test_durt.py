@@ -150,8 +150,10 @@ def test_durt_view_appendix_a() -> None:
     play(state, 2, "durt:4")
     for seat, call in ((3, "kontur:2"), (0, "iyi"), (1, "iyi"), (2, "sur:3")):
         play(state, seat, call)
+    mover = state.current_player
+    assert mover is not None
     card = legal(state)[0]
-    play(state, 2, card)
+    play(state, mover, card)
     view = state.view(None)
     assert view["contract"] == {"type": "durt", "rank": "4"}
     durt = view["durt"]
@@ -159,7 +161,7 @@ def test_durt_view_appendix_a() -> None:
     suit_of_card = card[1]
     assert durt["layout"][suit_of_card] == ["4", "4"]
     assert all(durt["layout"][s] is None for s in "CDHS" if s != suit_of_card)
-    assert durt["counts"][2] == 12
-    assert durt["last"]["2"] == card
+    assert durt["counts"][mover] == 12
+    assert durt["last"][str(mover)] == card
     assert durt["places"] == []
     assert view["challenge"]["pairs"] == {"2-3": "sur"}
