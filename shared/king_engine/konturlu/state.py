@@ -92,6 +92,7 @@ EARLY_END_MASK: Final = (0, HEARTS_MASK, BOYS_MASK, QUEENS_MASK, KH_BIT, 0, 0, 0
 # ---------------------------------------------------------------------- actions
 
 CONTRACT_BASE: Final = 52
+A_RIFKI: Final = 56
 A_RIFKI_BOZ: Final = 57
 _CONTRACT_WORDS: Final = ("el", "kupa", "erkek", "kiz", "rifki", "rifki:boz", "soniki")
 _CONTRACT_OF_WORD: Final = (EL, KUPA, ERKEK, KIZ, RIFKI, RIFKI, SONIKI)
@@ -504,7 +505,7 @@ class KonturluState:
         seat = self.turn
         eligible = _eligible(self.hands[seat])
         if self.forced_rifki:
-            return [CONTRACT_BASE + RIFKI, A_RIFKI_BOZ] if eligible else [CONTRACT_BASE + RIFKI]
+            return [A_RIFKI, A_RIFKI_BOZ] if eligible else [A_RIFKI]
         done = self.declared[seat]
         actions = [
             CONTRACT_BASE + i
@@ -607,7 +608,7 @@ class KonturluState:
         allowed = self._contract_actions()
         if action in allowed:
             return action
-        if action == A_RIFKI_BOZ and CONTRACT_BASE + RIFKI in allowed:
+        if action == A_RIFKI_BOZ and A_RIFKI in allowed:
             raise IllegalMove(
                 "not_eligible_for_redeal",
                 "rifki:boz needs a hand whose only heart is K♥ or A♥",
@@ -648,10 +649,8 @@ class KonturluState:
             rule = "follow_suit"
         else:
             rule = "must_play_heart"
-        raise IllegalMove(
-            "illegal_card", f"{code} is not allowed here ({rule.replace('_', ' ')})",
-            rule=rule, card=code,
-        )  # fmt: skip
+        message = f"{code} is not allowed here ({rule.replace('_', ' ')})"
+        raise IllegalMove("illegal_card", message, rule=rule, card=code)
 
     # ------------------------------------------------------------------ fast path
 
