@@ -364,3 +364,20 @@ def test_describe() -> None:
     assert data["lengths"] == [32] and data["starting_total"] == 122
     assert data["outcome_labels"] == ["cikar", "batar"]
     assert [c["hand_total"] for c in data["contracts"]] == [-65, -39, -48, -40, -30, -30, 65, 65]
+
+
+def test_forfeit_marks_round_trip_where_they_fell() -> None:
+    state = KONTURLU.new_state(32, VECTOR_KEY, {}, deal.deal_hand)
+    play(state, 0, "el")
+    state.forfeit(3)
+    state.forfeit(3)  # marking again changes nothing
+    for _ in range(5):
+        play(state, state.current_player, legal(state)[0])  # type: ignore[arg-type]
+    state.forfeit(1)
+    assert state.forfeits == (3, 1) and state.forfeit_at == (1, 6)
+    again = KONTURLU.state_from_bytes(state.to_bytes())
+    assert again == state and again.forfeit_at == (1, 6)
+    result = state.result()
+    assert result["places"][3] == 4 and result["places"][1] == 3
+    assert 3 not in result["winners"] and 1 not in result["winners"]
+    assert state.current_player is not None  # a forfeited seat's turns still come
