@@ -1177,8 +1177,9 @@ class KonturluRuleset(Ruleset):
     family = "konturlu"
     description = (
         "Konturlu King (seed 000): 32 hands; each player declares each of the six penalties, "
-        "Koz and Dürt once; kontur and sür kontur challenges double the differences between "
-        "pairs, and the seat with more penalty eats its partner's; +122 start; çıkar / batar."
+        "Koz and Dürt once; a kontur (×1) or sür kontur (×2) between two seats moves their "
+        "point difference, and the one with more penalty eats the other's; +122 start; "
+        "çıkar / batar."
     )
     lengths = (NUM_HANDS,)
     early_end = True

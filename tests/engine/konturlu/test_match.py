@@ -4,6 +4,8 @@ T9 through a whole hand, the view, the serialised form and the result."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from king_engine import BadInput, IllegalMove, deal, parse_cards
@@ -360,6 +362,7 @@ KONTURLU_NUM_ACTIONS = 113
 
 def test_describe() -> None:
     data = KONTURLU.describe()
+    json.dumps(data)
     assert data["name"] == "konturlu" and data["id"] == 3 and data["family"] == "konturlu"
     assert data["lengths"] == [32] and data["starting_total"] == 122
     assert data["outcome_labels"] == ["cikar", "batar"]
