@@ -1,0 +1,1327 @@
+"""The konturlu match (RULES-konturlu.md): its ruleset object, moves and match state.
+
+A match is 32 hands. Hand h is declared by seat (f + h) mod 4, f the winner of the opening
+draw (§1.2, §1.3); every seat declares each of its eight contracts once: the six penalties,
+Koz with a trump suit, Dürt with a rank (§1.1). Each hand: deal → contract move → the
+challenge phase (``challenge.py``) → trick play (§2) or the Dürt layout game (``durt.py``) →
+settlement (``settle.py``). Every seat starts at +122, so the final totals sum to 0 (§6).
+
+Trick play is freer than ``standard``: follow suit with any card, a void player discards
+anything, except in Rıfkı (a heart while holding one). Kupa and Rıfkı forbid a heart lead
+before hearts are broken unless the leader holds only hearts (Kupa: then its highest). Kupa,
+Erkek, Kız and Rıfkı end once their penalty cards are all taken (§2.6).
+
+A Rıfkı deal may be cancelled by a seat whose only heart is K♥ or A♥ (``rifki:boz`` by the
+declarer, ``boz`` by a round-1 speaker); the same hand is dealt again with the next deal
+number and the declarer's contract stays Rıfkı (§2.7).
+
+Two ways in, as ``MatchState``: ``apply(seat, move)`` checks and returns public events and
+leaves the state unchanged on error; ``apply_action(action)`` is the trusted fast path. Moves
+the engine makes by itself (a Dürt ``pas``, the automatic sür) happen inside the move that
+caused them and are reported with ``"auto": True``.
+
+Actions: 0..51 play that card; 52..58 ``el kupa erkek kiz rifki rifki:boz soniki``; 59..62
+``koz:C``..``koz:S`` (59 + suit); 63..75 ``durt:2``..``durt:A`` (63 + rank); 76 ``iyi``;
+77 + m ``kontur:<seats of mask m>``; 93 ``masa``; 94 ``haric``; 95 ``boz``; 96 + m
+``sur:<seats of m>``; 112 ``pas``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..cards import (
+    BOYS_MASK,
+    CARD_CODES,
+    HEARTS_MASK,
+    KING_OF_HEARTS,
+    QUEENS_MASK,
+    RANK_CHARS,
+    SUIT_CHARS,
+    SUIT_MASK,
+    card_codes,
+    card_of,
+    parse_card,
+    parse_suit,
+    suit_of,
+)
+from ..deal import DECK_52, deal_hand, opening_draw
+from ..errors import BadInput, IllegalMove
+from ..match import match_winners, placements
+from ..moves import PlayCard
+from ..rulesets import OptionSpec, Ruleset
+from ..tricks import beats
+from . import challenge as ch
+from .durt import CLOSED, Layout, layout_dict, place_card, playable_mask
+from .settle import Settlement, durt_points, settle
+
+# ---------------------------------------------------------------------- contracts (§2.5)
+
+EL, KUPA, ERKEK, KIZ, RIFKI, SONIKI, KOZ, DURT = range(8)
+CONTRACT_CODES: Final = ("el", "kupa", "erkek", "kiz", "rifki", "soniki", "koz", "durt")
+CONTRACT_NAMES: Final = (
+    "El almaz",
+    "Kupa almaz",
+    "Erkek almaz",
+    "Kız almaz",
+    "Rıfkı",
+    "Son iki",
+    "Koz",
+    "Dürt",
+)
+PENALTIES: Final = frozenset({EL, KUPA, ERKEK, KIZ, RIFKI, SONIKI})
+#: What the four scores of one hand of each contract add up to (§6.1).
+HAND_TOTALS: Final = (-65, -39, -48, -40, -30, -30, 65, 65)
+ALL_DECLARED: Final = (1 << 8) - 1
+NUM_HANDS: Final = 32
+STARTING_TOTAL: Final = 122
+TRICKS: Final = 13
+POINTS_PER_TRICK: Final = 5  # El almaz (penalty) and Koz (gain)
+POINTS_PER_HEART: Final = 3
+POINTS_PER_BOY: Final = 6
+POINTS_PER_QUEEN: Final = 10
+POINTS_RIFKI: Final = 30
+POINTS_LAST_TWO: Final = (10, 20)  # tricks 12 and 13
+KH_BIT: Final = 1 << KING_OF_HEARTS
+AH_BIT: Final = 1 << card_of(2, 12)
+#: The cards whose taking ends the hand early (§2.6, D11); 0: always 13 tricks.
+EARLY_END_MASK: Final = (0, HEARTS_MASK, BOYS_MASK, QUEENS_MASK, KH_BIT, 0, 0, 0)
+
+# ---------------------------------------------------------------------- actions
+
+CONTRACT_BASE: Final = 52
+A_RIFKI: Final = 56
+A_RIFKI_BOZ: Final = 57
+_CONTRACT_WORDS: Final = ("el", "kupa", "erkek", "kiz", "rifki", "rifki:boz", "soniki")
+_CONTRACT_OF_WORD: Final = (EL, KUPA, ERKEK, KIZ, RIFKI, RIFKI, SONIKI)
+KOZ_BASE: Final = 59
+DURT_BASE: Final = 63
+A_IYI: Final = 76
+KONTUR_BASE: Final = 77
+A_MASA: Final = 93
+A_HARIC: Final = 94
+A_BOZ: Final = 95
+SUR_BASE: Final = 96
+A_PAS: Final = 112
+NUM_ACTIONS: Final = 113
+_KOZ_ORDER: Final = (3, 2, 1, 0)  # §2.1 lists koz:S koz:H koz:D koz:C
+
+PHASE_CONTRACT, PHASE_KONTUR, PHASE_SUR, PHASE_PLAY, PHASE_DURT, PHASE_OVER = range(6)
+PHASE_NAMES: Final = ("contract", "kontur", "sur", "play", "durt", "over")
+REASON_RIFKI: Final = "rifki_single_heart"
+
+
+def _action_text(action: int) -> str:
+    if action < CONTRACT_BASE:
+        return CARD_CODES[action]
+    if action < KOZ_BASE:
+        return _CONTRACT_WORDS[action - CONTRACT_BASE]
+    if action < DURT_BASE:
+        return f"koz:{SUIT_CHARS[action - KOZ_BASE]}"
+    if action < A_IYI:
+        return f"durt:{RANK_CHARS[action - DURT_BASE]}"
+    if action == A_IYI:
+        return "iyi"
+    if action < A_MASA:
+        return f"kontur:{ch.format_seats(action - KONTUR_BASE)}"
+    if action < SUR_BASE:
+        return ("masa", "haric", "boz")[action - A_MASA]
+    if action < A_PAS:
+        return f"sur:{ch.format_seats(action - SUR_BASE)}"
+    return "pas"
+
+
+def _valid_action(action: object) -> bool:
+    return (
+        isinstance(action, int)
+        and not isinstance(action, bool)
+        and 0 <= action < NUM_ACTIONS
+        and action not in (KONTUR_BASE, SUR_BASE)  # empty seat lists
+    )
+
+
+ACTION_TEXT: Final = tuple(_action_text(a) if _valid_action(a) else "" for a in range(NUM_ACTIONS))
+_WORD_ACTIONS: Final = {
+    **{word: CONTRACT_BASE + i for i, word in enumerate(_CONTRACT_WORDS)},
+    "iyi": A_IYI,
+    "masa": A_MASA,
+    "haric": A_HARIC,
+    "boz": A_BOZ,
+    "pas": A_PAS,
+}
+MOVE_WORDS: Final = (*_CONTRACT_WORDS, "koz:", "durt:", "iyi", "kontur:", "masa", "haric", "boz")
+MOVE_WORDS_ALL: Final = (*MOVE_WORDS, "sur:", "pas")
+
+
+@dataclass(frozen=True, slots=True)
+class KonturluMove:
+    """A non-card move of konturlu: a contract, a call or ``pas``. Text: ``ACTION_TEXT``."""
+
+    action: int
+
+    def __post_init__(self) -> None:
+        if not _valid_action(self.action) or self.action < CONTRACT_BASE:
+            raise BadInput("bad_move", f"{self.action!r} is not a konturlu move action")
+
+    def __str__(self) -> str:
+        return ACTION_TEXT[self.action]
+
+
+Move = PlayCard | KonturluMove
+
+
+def move_of_action(action: int) -> Move:
+    if not _valid_action(action):
+        raise BadInput("bad_move", f"{action!r} is not an action id (0..{NUM_ACTIONS - 1})")
+    return PlayCard(action) if action < CONTRACT_BASE else KonturluMove(action)
+
+
+def parse_move(text: str) -> Move:
+    """A move's text form (§2.1, §3.3, §3.5): ``"7S"``, ``"koz:S"``, ``"durt:7"``,
+    ``"kontur:2,0"`` (seats in any order), ``"sur:1,3"``, ``"masa"`` …; ``BadInput`` for junk.
+    A ``kontur:`` list naming all others or both non-declarers is made canonical on apply."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadInput("bad_move", f"{text!r} is not a move")
+    body = text.strip()
+    low = body.lower()
+    action = _WORD_ACTIONS.get(low)
+    if action is not None:
+        return KonturluMove(action)
+    word, sep, arg = low.partition(":")
+    if sep:
+        if word == "koz":
+            return KonturluMove(KOZ_BASE + parse_suit(arg))
+        if word == "durt":
+            rank = "t" if arg.strip() == "10" else arg.strip()
+            if len(rank) != 1 or rank.upper() not in RANK_CHARS:
+                raise BadInput("bad_move", f"{text!r}: a Dürt rank is one of 2..9 T J Q K A")
+            return KonturluMove(DURT_BASE + RANK_CHARS.index(rank.upper()))
+        if word == "kontur":
+            return KonturluMove(KONTUR_BASE + ch.parse_seats(arg))
+        if word == "sur":
+            return KonturluMove(SUR_BASE + ch.parse_seats(arg))
+        raise BadInput("bad_move", f"{text!r} is not a move")
+    try:
+        return PlayCard(parse_card(body))
+    except BadInput:
+        raise BadInput("bad_move", f"{text!r} is not a move") from None
+
+
+def _call_action(word: str, mask: int) -> int:
+    if word == ch.IYI:
+        return A_IYI
+    if word == ch.MASA:
+        return A_MASA
+    if word == ch.HARIC:
+        return A_HARIC
+    if word == ch.SUR:
+        return SUR_BASE + mask
+    return KONTUR_BASE + mask
+
+
+def _call_of_action(action: int) -> tuple[str, int]:
+    """(word, mask) of a call action (masa/haric masks are filled in by the challenge)."""
+    if action == A_IYI:
+        return ch.IYI, 0
+    if action == A_MASA:
+        return ch.MASA, 0
+    if action == A_HARIC:
+        return ch.HARIC, 0
+    if action >= SUR_BASE:
+        return ch.SUR, action - SUR_BASE
+    return ch.KONTUR, action - KONTUR_BASE
+
+
+def _eligible(hand: int) -> bool:
+    """§2.7: exactly one heart, and it is K♥ or A♥."""
+    hearts = hand & HEARTS_MASK
+    return hearts in (KH_BIT, AH_BIT)
+
+
+def trick_legal_mask(contract: int, hand: int, led: int, earlier: int) -> int:
+    """The cards of ``hand`` playable in a trick (§2.2–2.4); ``led`` -1 when leading,
+    ``earlier`` the cards of this hand's completed tricks."""
+    if led < 0:
+        if contract in (KUPA, RIFKI) and not earlier & HEARTS_MASK:
+            rest = hand & ~HEARTS_MASK
+            if rest:
+                return rest
+            if contract == KUPA:  # only hearts: the highest one
+                return 1 << (hand.bit_length() - 1)
+        return hand
+    follow = hand & SUIT_MASK[led]
+    if follow:
+        return follow
+    if contract == RIFKI:
+        return hand & HEARTS_MASK or hand
+    return hand
+
+
+def _trick_points(contract: int, trick: int, trick_no: int) -> int:
+    """The points (P or G) the winner of a completed trick takes."""
+    if contract in (EL, KOZ):
+        return POINTS_PER_TRICK
+    if contract == KUPA:
+        return POINTS_PER_HEART * (trick & HEARTS_MASK).bit_count()
+    if contract == ERKEK:
+        return POINTS_PER_BOY * (trick & BOYS_MASK).bit_count()
+    if contract == KIZ:
+        return POINTS_PER_QUEEN * (trick & QUEENS_MASK).bit_count()
+    if contract == RIFKI:
+        return POINTS_RIFKI if trick & KH_BIT else 0
+    if trick_no >= TRICKS - 2:  # Son iki
+        return POINTS_LAST_TWO[trick_no - (TRICKS - 2)]
+    return 0
+
+
+Dealer = Callable[[bytes, int, Sequence[int]], list[int]]
+Event = dict[str, Any]
+
+
+class KonturluState:
+    """The full state of a konturlu match; see the module docstring."""
+
+    __slots__ = (
+        "challenge",
+        "contract",
+        "contract_arg",
+        "deal_moves",
+        "deal_no",
+        "dealer",
+        "deals",
+        "declared",
+        "draw",
+        "earlier",
+        "first",
+        "forced_rifki",
+        "forfeit_at",
+        "forfeits",
+        "hand_index",
+        "hands",
+        "last",
+        "last_trick",
+        "layout",
+        "leader",
+        "led",
+        "log",
+        "match_key",
+        "num_hands",
+        "options",
+        "phase",
+        "places",
+        "points",
+        "redeals",
+        "ruleset",
+        "sheet",
+        "taken",
+        "totals",
+        "trick",
+        "trick_no",
+        "tricks_taken",
+        "turn",
+        "version",
+    )
+
+    ruleset: KonturluRuleset
+    num_hands: int
+    match_key: bytes
+    options: dict[str, Any]
+    dealer: Dealer
+    draw: dict[str, Any] | None  # the opening draw's transcript form (None: a test's first)
+    first: int
+    version: int
+    hand_index: int
+    deal_no: int
+    phase: int
+    turn: int
+    declared: list[int]  # per seat, bit c set once contract c is declared
+    forced_rifki: bool  # this hand was redealt: its contract stays Rıfkı (§2.7.3)
+    hands: list[int]
+    contract: int  # -1 before the contract move
+    contract_arg: int  # Koz trump suit / Dürt rank, -1 otherwise
+    challenge: ch.Challenge | None
+    trick: list[int]  # cards of the current trick in play order
+    leader: int
+    led: int
+    trick_no: int
+    earlier: int  # cards of completed tricks of this hand
+    taken: list[int]
+    tricks_taken: list[int]
+    points: list[int]  # P (penalties) or G (Koz) so far this hand
+    last_trick: list[list[Any]] | None
+    layout: Layout
+    places: list[int]  # Dürt: seats out so far, 1st first
+    last: list[str | None]  # Dürt: each seat's last action (card code or "pas")
+    totals: list[int]
+    sheet: list[dict[str, Any]]
+    deals: list[dict[str, Any]]  # finished deals, in order
+    deal_moves: list[tuple[int, str]]  # the current deal's moves, auto passes included
+    redeals: list[dict[str, Any]]  # the current hand's cancelled deals (for the view)
+    log: list[int]  # the players' actions of the match (replayed by from_bytes)
+    forfeits: tuple[int, ...]
+    forfeit_at: tuple[int, ...]
+
+    # ------------------------------------------------------------------ set-up
+
+    @classmethod
+    def _new(
+        cls,
+        ruleset: KonturluRuleset,
+        match_key: bytes,
+        options: dict[str, Any],
+        dealer: Dealer,
+        first: int,
+        draw: dict[str, Any] | None,
+    ) -> KonturluState:
+        state = cls.__new__(cls)
+        state.ruleset = ruleset
+        state.num_hands = NUM_HANDS
+        state.match_key = match_key
+        state.options = options
+        state.dealer = dealer
+        state.draw = draw
+        state.first = first
+        state.version = 0
+        state.hand_index = 0
+        state.deal_no = 0
+        state.declared = [0, 0, 0, 0]
+        state.forced_rifki = False
+        state.totals = [STARTING_TOTAL] * 4
+        state.sheet = []
+        state.deals = []
+        state.redeals = []
+        state.log = []
+        state.forfeits = ()
+        state.forfeit_at = ()
+        state._start_deal()
+        return state
+
+    def _start_deal(self) -> None:
+        hands = self.dealer(self.match_key, self.deal_no, DECK_52)
+        self.hands = list(hands)
+        self.phase = PHASE_CONTRACT
+        self.turn = self.declarer
+        self.contract = RIFKI if self.forced_rifki else -1
+        self.contract_arg = -1
+        self.challenge = None
+        self.trick = []
+        self.leader = -1
+        self.led = -1
+        self.trick_no = 0
+        self.earlier = 0
+        self.taken = [0, 0, 0, 0]
+        self.tricks_taken = [0, 0, 0, 0]
+        self.points = [0, 0, 0, 0]
+        self.last_trick = None
+        self.layout = CLOSED
+        self.places = []
+        self.last = [None, None, None, None]
+        self.deal_moves = []
+
+    def copy(self) -> KonturluState:
+        other = KonturluState.__new__(KonturluState)
+        for name in KonturluState.__slots__:
+            setattr(other, name, getattr(self, name))
+        for name in (
+            "declared", "hands", "trick", "taken", "tricks_taken", "points", "places", "last",
+            "totals", "sheet", "deals", "deal_moves", "redeals", "log",
+        ):  # fmt: skip
+            setattr(other, name, getattr(self, name)[:])
+        if self.challenge is not None:
+            other.challenge = self.challenge.copy()
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, KonturluState):
+            return NotImplemented
+        return all(
+            getattr(self, n) == getattr(other, n)
+            for n in KonturluState.__slots__
+            if n not in ("dealer", "ruleset")
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<KonturluState hand {self.hand_index + 1}/{self.num_hands} deal {self.deal_no} "
+            f"{PHASE_NAMES[self.phase]} turn={self.turn} v{self.version}>"
+        )
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def declarer(self) -> int:
+        return (self.first + self.hand_index) % 4
+
+    @property
+    def dealer_seat(self) -> int:
+        """For display only (§1.4): the previous declarer."""
+        return (self.first + self.hand_index - 1) % 4
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == PHASE_OVER else self.turn
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def contracts_left(self, seat: int) -> list[str]:
+        """The contracts ``seat`` still has to declare (public, §8.1)."""
+        return [CONTRACT_CODES[c] for c in range(8) if not self.declared[seat] >> c & 1]
+
+    def legal_actions(self) -> list[int]:
+        """The mover's legal actions in the spec's order (empty once over)."""
+        phase = self.phase
+        if phase == PHASE_PLAY:
+            mask = trick_legal_mask(self.contract, self.hands[self.turn], self.led, self.earlier)
+            return [c for c in range(52) if mask >> c & 1]
+        if phase == PHASE_DURT:
+            mask = playable_mask(self.hands[self.turn], self.contract_arg, self.layout)
+            return [c for c in range(52) if mask >> c & 1]
+        if phase == PHASE_CONTRACT:
+            return self._contract_actions()
+        if phase in (PHASE_KONTUR, PHASE_SUR):
+            chal = self.challenge
+            assert chal is not None
+            actions = [_call_action(word, mask) for word, mask in chal.legal_calls()]
+            if (
+                phase == PHASE_KONTUR
+                and self.contract == RIFKI
+                and _eligible(self.hands[self.turn])
+            ):
+                actions.append(A_BOZ)
+            return actions
+        return []
+
+    def _contract_actions(self) -> list[int]:
+        seat = self.turn
+        eligible = _eligible(self.hands[seat])
+        if self.forced_rifki:
+            return [A_RIFKI, A_RIFKI_BOZ] if eligible else [A_RIFKI]
+        done = self.declared[seat]
+        actions = [
+            CONTRACT_BASE + i
+            for i, contract in enumerate(_CONTRACT_OF_WORD)
+            if not done >> contract & 1 and (i != A_RIFKI_BOZ - CONTRACT_BASE or eligible)
+        ]
+        if not done >> KOZ & 1:
+            actions.extend(KOZ_BASE + suit for suit in _KOZ_ORDER)
+        if not done >> DURT & 1:
+            actions.extend(DURT_BASE + rank for rank in range(13))
+        return actions
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        """The legal moves of ``seat`` (default: the mover); empty if it is not to move."""
+        if self.phase == PHASE_OVER or (seat is not None and seat != self.turn):
+            return []
+        return [move_of_action(a) for a in self.legal_actions()]
+
+    # ------------------------------------------------------------------ checked path
+
+    def apply(self, seat: int, move: Move) -> list[Event]:
+        """Check ``move`` by ``seat`` and apply it; return the public events it caused.
+
+        ``IllegalMove`` codes: ``match_over``, ``not_your_turn``, ``wrong_phase``,
+        ``contract_unavailable`` (``reason`` ``quota`` or ``rifki_redeal``),
+        ``not_eligible_for_redeal``, ``illegal_call`` (``reason`` ``own_seat``,
+        ``declarer_only``, ``not_konturred``), ``card_not_in_hand``, ``illegal_card`` (``rule``
+        ``follow_suit``, ``hearts_not_broken``, ``highest_heart``, ``must_play_heart``,
+        ``durt_layout``), ``pass_not_allowed``; ``BadInput`` (``bad_seat``, ``bad_move``).
+        Nothing changes on error.
+        """
+        if self.phase == PHASE_OVER:
+            raise IllegalMove("match_over", "the match is over: no more moves")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+            raise BadInput("bad_seat", f"seat {seat!r} is not 0..3")
+        if seat != self.turn:
+            raise IllegalMove(
+                "not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s", turn=self.turn
+            )
+        action = getattr(move, "action", None)
+        if not isinstance(move, PlayCard | KonturluMove) or not _valid_action(action):
+            raise BadInput("bad_move", f"{move!r} is not a konturlu move")
+        assert isinstance(action, int)
+        action = self._checked(seat, action)
+        events: list[Event] = []
+        self._apply_trusted(action, events)
+        return events
+
+    def _wrong_phase(self, seat: int, move: str) -> IllegalMove:
+        expected = {
+            PHASE_CONTRACT: "name the contract",
+            PHASE_KONTUR: "make a round-1 call (iyi, kontur, masa, haric)",
+            PHASE_SUR: "make a round-2 call (iyi, sur)",
+            PHASE_PLAY: "play a card",
+            PHASE_DURT: "play a card onto the layout",
+        }[self.phase]
+        return IllegalMove(
+            "wrong_phase",
+            f"seat {seat} must {expected} now, not {move}",
+            phase=PHASE_NAMES[self.phase],
+        )
+
+    def _checked(self, seat: int, action: int) -> int:
+        """The canonical action for ``action`` by the mover, or the refusal."""
+        phase, text = self.phase, ACTION_TEXT[action]
+        if action == A_PAS:
+            if phase == PHASE_DURT:
+                raise IllegalMove(
+                    "pass_not_allowed",
+                    f"seat {seat} holds a playable card and must play it (the server passes "
+                    "for a seat with none)",
+                )
+            raise self._wrong_phase(seat, text)
+        if action < CONTRACT_BASE:
+            if phase not in (PHASE_PLAY, PHASE_DURT):
+                raise self._wrong_phase(seat, f"play {text}")
+            self._check_card(seat, action)
+            return action
+        if action < A_IYI:
+            if phase != PHASE_CONTRACT:
+                raise self._wrong_phase(seat, text)
+            return self._check_contract(seat, action)
+        if phase not in (PHASE_KONTUR, PHASE_SUR):
+            raise self._wrong_phase(seat, text)
+        if action == A_BOZ:
+            if phase != PHASE_KONTUR:
+                raise IllegalMove("wrong_phase", "boz is a round-1 call", phase="sur")
+            if self.contract != RIFKI or not _eligible(self.hands[seat]):
+                raise IllegalMove(
+                    "not_eligible_for_redeal",
+                    "only a seat whose only heart is K♥ or A♥ may cancel a Rıfkı deal",
+                )
+            return action
+        chal = self.challenge
+        assert chal is not None
+        word, mask = chal.canonical(seat, *_call_of_action(action))
+        return _call_action(word, mask)
+
+    def _check_contract(self, seat: int, action: int) -> int:
+        allowed = self._contract_actions()
+        if action in allowed:
+            return action
+        if action == A_RIFKI_BOZ and A_RIFKI in allowed:
+            raise IllegalMove(
+                "not_eligible_for_redeal",
+                "rifki:boz needs a hand whose only heart is K♥ or A♥",
+            )
+        reason = "rifki_redeal" if self.forced_rifki else "quota"
+        message = (
+            "this hand was redealt: its contract stays Rıfkı"
+            if self.forced_rifki
+            else f"seat {seat} has declared {ACTION_TEXT[action].split(':')[0]} already"
+        )
+        raise IllegalMove(
+            "contract_unavailable",
+            message,
+            reason=reason,
+            allowed=[ACTION_TEXT[a] for a in allowed],
+        )
+
+    def _check_card(self, seat: int, card: int) -> None:
+        hand = self.hands[seat]
+        code = CARD_CODES[card]
+        if not hand >> card & 1:
+            raise IllegalMove("card_not_in_hand", f"seat {seat} does not hold {code}", card=code)
+        if self.phase == PHASE_DURT:
+            if not playable_mask(hand, self.contract_arg, self.layout) >> card & 1:
+                raise IllegalMove(
+                    "illegal_card",
+                    f"{code} does not open a suit with the named rank or extend a run",
+                    rule="durt_layout",
+                    card=code,
+                )
+            return
+        legal = trick_legal_mask(self.contract, hand, self.led, self.earlier)
+        if legal >> card & 1:
+            return
+        if self.led < 0:
+            rule = "highest_heart" if not hand & ~HEARTS_MASK else "hearts_not_broken"
+        elif hand & SUIT_MASK[self.led]:
+            rule = "follow_suit"
+        else:
+            rule = "must_play_heart"
+        message = f"{code} is not allowed here ({rule.replace('_', ' ')})"
+        raise IllegalMove("illegal_card", message, rule=rule, card=code)
+
+    # ------------------------------------------------------------------ fast path
+
+    def apply_action(self, action: int) -> None:
+        """Apply a *trusted* canonical action for the mover (no checks): only actions from
+        ``legal_actions()``. An illegal one corrupts the state silently."""
+        self._apply_trusted(action, None)
+
+    def _apply_trusted(self, action: int, events: list[Event] | None) -> None:
+        seat = self.turn
+        self.version += 1
+        self.log.append(action)
+        self.deal_moves.append((seat, ACTION_TEXT[action]))
+        phase = self.phase
+        if phase == PHASE_PLAY:
+            self._play_trick_card(seat, action, events)
+        elif phase == PHASE_DURT:
+            self._play_durt_card(seat, action, events)
+        elif phase == PHASE_CONTRACT:
+            self._choose_contract(seat, action, events)
+        elif action == A_BOZ:
+            self._redeal(seat, events)
+        else:
+            self._call(seat, action, events)
+
+    def _choose_contract(self, seat: int, action: int, events: list[Event] | None) -> None:
+        if action < KOZ_BASE:
+            contract, arg = _CONTRACT_OF_WORD[action - CONTRACT_BASE], -1
+        elif action < DURT_BASE:
+            contract, arg = KOZ, action - KOZ_BASE
+        else:
+            contract, arg = DURT, action - DURT_BASE
+        self.contract, self.contract_arg = contract, arg
+        self.declared[seat] |= 1 << contract
+        if events is not None:
+            events.append(
+                {
+                    "type": "contract_chosen",
+                    "hand": self.hand_index,
+                    "deal": self.deal_no,
+                    "seat": seat,
+                    "move": ACTION_TEXT[action],
+                    **self._contract_dict(),
+                }
+            )
+        if action == A_RIFKI_BOZ:
+            self._redeal(seat, events)
+            return
+        self.challenge = ch.Challenge(seat, contract in PENALTIES)
+        self.phase = PHASE_KONTUR
+        self.turn = (seat + 1) % 4
+
+    def _call(self, seat: int, action: int, events: list[Event] | None) -> None:
+        chal = self.challenge
+        assert chal is not None
+        word, mask = _call_of_action(action)
+        if word == ch.MASA:
+            mask = ch.others(seat)
+        elif word == ch.HARIC:
+            mask = ch.non_declarers(seat, chal.declarer)
+        call_round = chal.round
+        auto = chal.apply(word, mask)
+        if events is not None:
+            events.append(
+                {
+                    "type": "call",
+                    "hand": self.hand_index,
+                    "round": call_round,
+                    "seat": seat,
+                    "call": ACTION_TEXT[action],
+                    "targets": ch.seats_of(mask),
+                }
+            )
+            if auto:
+                events.append(
+                    {
+                        "type": "sur_auto",
+                        "hand": self.hand_index,
+                        "pairs": [list(pair) for pair in auto],
+                        "auto": True,
+                    }
+                )
+        if not chal.over:
+            self.phase = PHASE_KONTUR if chal.round == 1 else PHASE_SUR
+            to_move = chal.to_move
+            assert to_move is not None
+            self.turn = to_move
+            return
+        self._start_play(events)
+
+    def _start_play(self, events: list[Event] | None) -> None:
+        chal = self.challenge
+        assert chal is not None
+        if events is not None:
+            events.append(
+                {
+                    "type": "play_started",
+                    "hand": self.hand_index,
+                    "pairs": chal.pair_table(),
+                }
+            )
+        self.turn = self.declarer
+        if self.contract == DURT:
+            self.phase = PHASE_DURT
+            self._durt_next(self.declarer, events)
+        else:
+            self.phase = PHASE_PLAY
+
+    def _redeal(self, seat: int, events: list[Event] | None) -> None:
+        """§2.7: the deal is void; the same hand is dealt again with the next deal number."""
+        heart = self.hands[seat] & HEARTS_MASK
+        card = CARD_CODES[heart.bit_length() - 1]
+        record = self._deal_record("redealt", asked_by=seat, reason=REASON_RIFKI, card=card)
+        self.deals.append(record)
+        self.redeals.append(
+            {
+                "deal": self.deal_no,
+                "seat": seat,
+                "card": card,
+                "calls": record["moves"],
+            }
+        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "redeal",
+                    "hand": self.hand_index,
+                    "deal": self.deal_no,
+                    "seat": seat,
+                    "card": card,
+                    "reason": REASON_RIFKI,
+                }
+            )
+        self.forced_rifki = True
+        self.deal_no += 1
+        self._start_deal()
+        if events is not None:
+            events.append(self._hand_started_event())
+
+    def _hand_started_event(self) -> Event:
+        return {
+            "type": "hand_started",
+            "hand": self.hand_index,
+            "deal": self.deal_no,
+            "declarer": self.declarer,
+            "redeal": self.forced_rifki,
+        }
+
+    def _deal_record(self, ended: str, **extra: Any) -> dict[str, Any]:
+        return {
+            "deal": self.deal_no,
+            "hand": self.hand_index,
+            "deck_size": 52,
+            "ended": ended,
+            **extra,
+            "moves": [[s, text] for s, text in self.deal_moves],
+        }
+
+    # ------------------------------------------------------------------ trick play
+
+    def _play_trick_card(self, seat: int, card: int, events: list[Event] | None) -> None:
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        trick = self.trick
+        if not trick:
+            self.leader = seat
+            self.led = suit_of(card)
+        trick.append(card)
+        if events is not None:
+            events.append(
+                {
+                    "type": "card_played",
+                    "hand": self.hand_index,
+                    "trick": self.trick_no,
+                    "seat": seat,
+                    "card": CARD_CODES[card],
+                }
+            )
+        if len(trick) < 4:
+            self.turn = (seat + 1) % 4
+            return
+        trump = self.contract_arg if self.contract == KOZ else -1
+        best, winner = trick[0], self.leader
+        for offset in range(1, 4):
+            if beats(trick[offset], best, trump):
+                best, winner = trick[offset], (self.leader + offset) % 4
+        mask = sum(1 << c for c in trick)
+        points = _trick_points(self.contract, mask, self.trick_no)
+        self.points[winner] += points
+        self.tricks_taken[winner] += 1
+        self.taken[winner] |= mask
+        self.earlier |= mask
+        self.last_trick = [[(self.leader + i) % 4, CARD_CODES[c]] for i, c in enumerate(trick)]
+        if events is not None:
+            events.append(
+                {
+                    "type": "trick_won",
+                    "hand": self.hand_index,
+                    "trick": self.trick_no,
+                    "seat": winner,
+                    "cards": [CARD_CODES[c] for c in trick],
+                    "points": points,
+                }
+            )
+        self.trick_no += 1
+        self.trick = []
+        self.led = -1
+        self.turn = winner
+        early = EARLY_END_MASK[self.contract]
+        if self.trick_no == TRICKS or (early and self.earlier & early == early):
+            self._finish_hand(events)
+
+    # ------------------------------------------------------------------ Dürt
+
+    def _play_durt_card(self, seat: int, card: int, events: list[Event] | None) -> None:
+        self.hands[seat] ^= 1 << card
+        self.layout = place_card(self.layout, card, self.contract_arg)
+        code = CARD_CODES[card]
+        self.last[seat] = code
+        if events is not None:
+            events.append(
+                {"type": "card_played", "hand": self.hand_index, "seat": seat, "card": code}
+            )
+        if not self.hands[seat]:
+            self.places.append(seat)
+            if events is not None:
+                events.append(
+                    {
+                        "type": "place",
+                        "hand": self.hand_index,
+                        "seat": seat,
+                        "place": len(self.places),
+                    }
+                )
+            if len(self.places) == 3:  # the last seat is 4th whatever it does (D24)
+                self.places.append(next(s for s in range(4) if self.hands[s]))
+                self._finish_hand(events)
+                return
+        self._durt_next((seat + 1) % 4, events)
+
+    def _durt_next(self, seat: int, events: list[Event] | None) -> None:
+        """Hand the turn to the next seat from ``seat`` with a playable card, passing for
+        every seat with cards but none playable (§4.4) and skipping empty hands."""
+        rank, layout, hands = self.contract_arg, self.layout, self.hands
+        while True:
+            hand = hands[seat]
+            if hand:
+                if playable_mask(hand, rank, layout):
+                    self.turn = seat
+                    return
+                self.last[seat] = "pas"
+                self.deal_moves.append((seat, "pas"))
+                if events is not None:
+                    events.append(
+                        {"type": "pass", "hand": self.hand_index, "seat": seat, "auto": True}
+                    )
+            seat = (seat + 1) % 4
+
+    # ------------------------------------------------------------------ settlement
+
+    def hand_settlement(self) -> Settlement:
+        """The settlement of the current hand's points as they stand (§5)."""
+        chal = self.challenge
+        assert chal is not None
+        pairs = chal.multipliers()
+        if self.contract == DURT:
+            return settle(durt_points(self.places), pairs, penalty=False)
+        return settle(self.points, pairs, penalty=self.contract in PENALTIES)
+
+    def _finish_hand(self, events: list[Event] | None) -> None:
+        chal = self.challenge
+        assert chal is not None
+        result = self.hand_settlement()
+        total = HAND_TOTALS[self.contract]
+        if sum(result.scores) != total:  # §6.1: challenges never change a hand's total
+            raise AssertionError(f"hand {self.hand_index} sums to {sum(result.scores)}")
+        for seat in range(4):
+            self.totals[seat] += result.scores[seat]
+        raw = durt_points(self.places) if self.contract == DURT else self.points[:]
+        row: dict[str, Any] = {
+            "hand": self.hand_index,
+            "deal": self.deal_no,
+            "deals": [*(r["deal"] for r in self.redeals), self.deal_no],
+            "declarer": self.declarer,
+            **self._contract_dict(),
+            "points": raw,
+            "pairs": chal.pair_table(),
+            "tricks_played": self.trick_no,
+            "places": self.places[:] if self.contract == DURT else None,
+            **result.to_dict(),
+        }
+        self.sheet.append(row)
+        self.deals.append(self._deal_record("played"))
+        if events is not None:
+            events.append({"type": "hand_scored", **row, "totals": self.totals[:]})
+        self.hand_index += 1
+        self.redeals = []
+        self.forced_rifki = False
+        if self.hand_index == self.num_hands:
+            if sum(self.totals) != 0:  # §6.2
+                raise AssertionError("the final totals do not sum to 0")
+            self.phase = PHASE_OVER
+            self.turn = -1
+            if events is not None:
+                result_dict = self.result()
+                events.append(
+                    {
+                        "type": "match_over",
+                        "totals": self.totals[:],
+                        "winners": result_dict["winners"],
+                        "places": result_dict["places"],
+                        "outcome": result_dict["outcome"],
+                    }
+                )
+            return
+        self.deal_no += 1
+        self._start_deal()
+        if events is not None:
+            events.append(self._hand_started_event())
+
+    def _contract_view(self) -> dict[str, Any]:
+        """Appendix A's form: ``{"type": "koz", "trump": "S"}``, ``{"type": "erkek"}``."""
+        out = self._contract_dict()
+        return {"type": out.pop("contract"), **out}
+
+    def _contract_dict(self) -> dict[str, Any]:
+        contract, arg = self.contract, self.contract_arg
+        out: dict[str, Any] = {"contract": CONTRACT_CODES[contract] if contract >= 0 else None}
+        if contract == KOZ:
+            out["trump"] = SUIT_CHARS[arg]
+        elif contract == DURT:
+            out["rank"] = RANK_CHARS[arg]
+        return out
+
+    # ------------------------------------------------------------------ forfeits, result
+
+    def forfeit(self, seat: int) -> None:
+        """Mark ``seat`` as forfeited (lost on time or resigned; a bot plays its turns on).
+        ``result`` places it last; marking again, or once over, changes nothing."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+            raise BadInput("bad_seat", f"seat {seat!r} is not 0..3")
+        if self.phase == PHASE_OVER or seat in self.forfeits:
+            return
+        self.forfeits += (seat,)
+        self.forfeit_at += (self.version,)
+
+    def result(self, forfeits: Sequence[int] = ()) -> dict[str, Any]:
+        """``totals``, ``places`` (1..4, ties share, forfeits last, the earliest leaver
+        last), ``winners`` (the top total among the seats that did not forfeit),
+        ``end_reason`` and ``outcome`` per seat: ``cikar`` (total ≥ 0) or ``batar`` (< 0, or
+        forfeited, as in ``traditional``)."""
+        forfeits = tuple(forfeits) or self.forfeits
+        totals = self.totals[:]
+        return {
+            "end_reason": "played_out" if self.is_over else None,
+            "totals": totals,
+            "places": placements(totals, forfeits),
+            "winners": match_winners(totals, forfeits),
+            "outcome": [
+                "cikar" if totals[s] >= 0 and s not in forfeits else "batar" for s in range(4)
+            ],
+            "score_sheet": self.sheet[:],
+        }
+
+    # ------------------------------------------------------------------ views, logs
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (§8; ``None``: a spectator): public facts, plus its own cards
+        and, when it is to move, its legal moves. Never another seat's cards."""
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4
+        ):
+            raise BadInput("bad_seat", f"seat {seat!r} is not 0..3")
+        phase = self.phase
+        over = phase == PHASE_OVER
+        view: dict[str, Any] = {
+            "ruleset": "konturlu",
+            "version": self.version,
+            "phase": PHASE_NAMES[phase],
+            "hand": self.hand_index if not over else self.num_hands - 1,
+            "num_hands": self.num_hands,
+            "deal": self.deal_no,
+            "declarer": self.declarer if not over else None,
+            "dealer": self.dealer_seat if not over else None,
+            "turn": self.current_player,
+            "totals": self.totals[:],
+            "draw": self.draw,
+            "sheet": self.sheet[:],
+            "to_declare": [self.contracts_left(s) for s in range(4)],
+            "forfeits": list(self.forfeits),
+        }
+        if not over:
+            named = phase != PHASE_CONTRACT or self.forced_rifki
+            view["contract"] = self._contract_view() if named else None
+            view["redeals"] = [dict(r) for r in self.redeals]
+            view["counts"] = [h.bit_count() for h in self.hands]
+            chal = self.challenge
+            view["challenge"] = chal.to_dict() if chal is not None else None
+            if phase == PHASE_PLAY:
+                view["trick"] = {
+                    "number": self.trick_no,
+                    "leader": self.leader if self.trick else self.turn,
+                    "cards": [
+                        [(self.leader + i) % 4, CARD_CODES[c]] for i, c in enumerate(self.trick)
+                    ],
+                }
+                view["last_trick"] = self.last_trick
+                view["tricks_taken"] = self.tricks_taken[:]
+                view["points"] = self.points[:]
+                view["hearts_broken"] = bool(self.earlier & HEARTS_MASK)
+                view["if_ended_now"] = self.hand_settlement().to_dict()
+            if phase == PHASE_DURT:
+                view["durt"] = {
+                    "rank": RANK_CHARS[self.contract_arg],
+                    "layout": layout_dict(self.layout),
+                    "counts": view["counts"],
+                    "places": self.places[:],
+                    "last": {str(s): a for s, a in enumerate(self.last) if a is not None},
+                }
+        else:
+            view["result"] = self.result()
+        if seat is not None:
+            view["seat"] = seat
+            view["my_cards"] = card_codes(self.hands[seat]) if not over else []
+            if self.turn == seat:
+                view["legal_moves"] = [ACTION_TEXT[a] for a in self.legal_actions()]
+        return view
+
+    def deal_log(self) -> list[dict[str, Any]]:
+        """Every deal so far: number, hand, deck size, how it ended (``played``,
+        ``redealt`` with who asked, why and the shown card, or ``in_progress``) and its moves
+        as (seat, text), the server's passes included."""
+        log = [dict(record) for record in self.deals]
+        if self.phase != PHASE_OVER:
+            log.append(self._deal_record("in_progress"))
+        return log
+
+    # ------------------------------------------------------------------ serialised form
+
+    def to_bytes(self) -> bytes:
+        """Format 3 ("own state"): 3, the ruleset id, the number of hands, the options
+        (none), the match key, every player action (varints), then facts the replay must
+        reach again (version, first declarer, hand, deal, totals) and the forfeit marks
+        (seat and the version at which it was marked)."""
+        if self.dealer is not deal_hand:
+            raise BadInput("bad_state", "a state on forced deals (a test's) is not serialisable")
+        parts = [bytes((OWN_STATE_FORMAT, KonturluRuleset.id, self.num_hands, 0)), self.match_key]
+        parts.append(_varint(len(self.log)))
+        parts.extend(_varint(a) for a in self.log)
+        parts.append(_varint(self.version))
+        parts.append(bytes((self.first,)))
+        parts.append(_varint(self.hand_index))
+        parts.append(_varint(self.deal_no))
+        parts.extend(_varint(_zigzag(t)) for t in self.totals)
+        parts.append(bytes((len(self.forfeits),)))
+        for seat, at in zip(self.forfeits, self.forfeit_at, strict=True):
+            parts.append(bytes((seat,)) + _varint(at))
+        return b"".join(parts)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> KonturluState:
+        return KONTURLU.state_from_bytes(data)
+
+
+OWN_STATE_FORMAT: Final = 3
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _zigzag(value: int) -> int:
+    return value * 2 if value >= 0 else -value * 2 - 1
+
+
+def _unzigzag(value: int) -> int:
+    return value // 2 if value % 2 == 0 else -(value + 1) // 2
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def byte(self) -> int:
+        if self.at >= len(self.data):
+            raise BadInput("bad_state", "the stored state is cut short")
+        value = self.data[self.at]
+        self.at += 1
+        return value
+
+    def varint(self) -> int:
+        value = shift = 0
+        while True:
+            byte = self.byte()
+            value |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                return value
+            shift += 7
+            if shift > 35:
+                raise BadInput("bad_state", "a varint is too long")
+
+    def take(self, n: int) -> bytes:
+        if self.at + n > len(self.data):
+            raise BadInput("bad_state", "the stored state is cut short")
+        chunk = self.data[self.at : self.at + n]
+        self.at += n
+        return chunk
+
+
+# ---------------------------------------------------------------------- the ruleset
+
+
+class KonturluRuleset(Ruleset):
+    """Konturlu King (seed 000): its own state class (``family``), see RULES-konturlu.md."""
+
+    name = "konturlu"
+    id = 3
+    family = "konturlu"
+    description = (
+        "Konturlu King (seed 000): 32 hands; each player declares each of the six penalties, "
+        "Koz and Dürt once; a kontur (×1) or sür kontur (×2) between two seats moves their "
+        "point difference, and the one with more penalty eats the other's; +122 start; "
+        "çıkar / batar."
+    )
+    lengths = (NUM_HANDS,)
+    early_end = True
+    first_declarer_rule = "the opening draw (FAIRNESS.md), then the next seat each hand"
+    deck_size = 52
+    cards_per_seat = 13
+    tricks_per_hand = 13
+    phases = PHASE_NAMES
+    option_specs: tuple[OptionSpec, ...] = ()
+    starting_total = STARTING_TOTAL
+    match_end = "after 32 hands: every seat has declared each of its eight contracts once"
+    outcome_labels = ("cikar", "batar")
+    phased = False
+
+    def unavailable_reason(
+        self, num_hands: int, declarer: int, usage: Any, contract: int, trump: int
+    ) -> str | None:
+        # The shared Usage-based quota path is not used: KonturluState keeps its own.
+        return None
+
+    def describe_quotas(self, num_hands: int) -> dict[str, object]:
+        return {"per_player": {"each_contract": 1, "picks": 8}}
+
+    def describe(self) -> dict[str, Any]:
+        data = super().describe()
+        data["family"] = self.family
+        data["contracts"] = [
+            {
+                "code": CONTRACT_CODES[c],
+                "turkish": CONTRACT_NAMES[c],
+                "penalty": c in PENALTIES,
+                "hand_total": HAND_TOTALS[c],
+                "moves": (
+                    [f"koz:{s}" for s in "SHDC"]
+                    if c == KOZ
+                    else [f"durt:{r}" for r in RANK_CHARS]
+                    if c == DURT
+                    else [CONTRACT_CODES[c]] + (["rifki:boz"] if c == RIFKI else [])
+                ),
+            }
+            for c in range(8)
+        ]
+        data["values"] = {
+            "el": {"per_trick": -POINTS_PER_TRICK},
+            "kupa": {"per_heart": -POINTS_PER_HEART},
+            "erkek": {"per_king_or_jack": -POINTS_PER_BOY},
+            "kiz": {"per_queen": -POINTS_PER_QUEEN},
+            "rifki": {"king_of_hearts": -POINTS_RIFKI},
+            "soniki": {"trick_12": -POINTS_LAST_TWO[0], "trick_13": -POINTS_LAST_TWO[1]},
+            "koz": {"per_trick": POINTS_PER_TRICK},
+            "durt": {"places": [45, 20, 10, -10]},
+        }
+        data["challenge"] = {
+            "round_1": ["iyi", "kontur:<seats>", "masa", "haric", "boz"],
+            "round_2": ["iyi", "sur:<seats>"],
+            "multipliers": {"kontur": 1, "sur": 2},
+        }
+        return data
+
+    def new_state(
+        self,
+        num_hands: int,
+        match_key: bytes,
+        options: Mapping[str, Any] | None,
+        dealer: Dealer,
+    ) -> KonturluState:
+        self.check_length(num_hands)
+        checked = self.check_options(options)
+        if not isinstance(match_key, bytes) or len(match_key) != 32:
+            raise BadInput("bad_seed", "the match key must be 32 bytes")
+        draw = opening_draw(match_key)
+        return KonturluState._new(self, match_key, checked, dealer, draw.winner, draw.to_dict())
+
+    def state_from_bytes(self, data: bytes) -> KonturluState:
+        """The inverse of ``KonturluState.to_bytes``: the moves are replayed, each checked
+        legal, and the stored facts compared; ``BadInput("bad_state")`` otherwise."""
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise BadInput("bad_state", "a stored state is bytes")
+        reader = _Reader(bytes(data))
+        if reader.byte() != OWN_STATE_FORMAT or reader.byte() != self.id:
+            raise BadInput("bad_state", "not a stored konturlu state")
+        num_hands = reader.byte()
+        if num_hands not in self.lengths or reader.byte() != len(self.option_specs):
+            raise BadInput("bad_state", "bad match length or options")
+        key = reader.take(32)
+        state = self.new_state(num_hands, key, {}, deal_hand)
+        actions = [reader.varint() for _ in range(reader.varint())]
+        version, first = reader.varint(), reader.byte()
+        hand, deal_no = reader.varint(), reader.varint()
+        totals = [_unzigzag(reader.varint()) for _ in range(4)]
+        marks = []
+        for _ in range(reader.byte()):
+            seat = reader.byte()
+            marks.append((reader.varint(), seat))
+        if reader.at != len(reader.data):
+            raise BadInput("bad_state", "trailing bytes after the stored state")
+        if marks != sorted(marks, key=lambda m: m[0]) or any(s > 3 for _, s in marks):
+            raise BadInput("bad_state", "bad forfeit marks")
+        pending = list(marks)
+        try:
+            for index, action in enumerate(actions):
+                while pending and pending[0][0] == index:
+                    state.forfeit(pending.pop(0)[1])
+                if state.is_over or action not in state.legal_actions():
+                    raise BadInput("bad_state", "the stored moves do not replay")
+                state.apply_action(action)
+            while pending and pending[0][0] == len(actions):
+                state.forfeit(pending.pop(0)[1])
+        except AssertionError as exc:
+            raise BadInput("bad_state", f"the stored moves do not replay: {exc}") from exc
+        if (
+            pending
+            or state.forfeits != tuple(s for _, s in marks)
+            or state.forfeit_at != tuple(at for at, _ in marks)
+            or (version, first, hand, deal_no, totals)
+            != (state.version, state.first, state.hand_index, state.deal_no, state.totals)
+        ):
+            raise BadInput("bad_state", "the stored facts are not the replay's")
+        return state
+
+    def parse_move(self, text: str) -> Move:
+        return parse_move(text)
+
+    def move_of_action(self, action: int) -> Move:
+        return move_of_action(action)
+
+    def move_words(self) -> list[str]:
+        """Every non-card move text form or prefix (for the API's move pattern)."""
+        return list(MOVE_WORDS_ALL)
+
+
+KONTURLU: Final = KonturluRuleset()
+
+
+def new_konturlu_match_on_deals_for_tests(
+    deals: Callable[[int], list[int]],
+    options: Mapping[str, Any] | None = None,
+    first: int = 0,
+) -> KonturluState:
+    """A match whose deal number n is ``deals(n)`` (four 13-card masks) and whose first
+    declarer is ``first``: for tests that need given hands. Not serialisable."""
+    checked = KONTURLU.check_options(options)
+    return KonturluState._new(
+        KONTURLU, bytes(32), checked, lambda _key, n, _deck: deals(n), first, None
+    )
