@@ -78,6 +78,9 @@ CODES = (
     "penalty_required_after_redeal",
     "not_eligible_for_redeal",
     "seat_forfeited",  # a forfeited seat announcing King (§4.5)
+    # konturlu (RULES-konturlu.md §3, §4): a call the speaker may not make; a Dürt pass sent
+    "illegal_call",
+    "pass_not_allowed",
 )
 
 # The rules a card can break, reported as details["rule"] of an ``illegal_card`` error.
@@ -88,6 +91,11 @@ RULE_MUST_TRUMP = "must_trump"
 RULE_MUST_OVERTRUMP = "must_overtrump"
 RULE_NO_TRUMP_FIRST_TRICK = "no_trump_first_trick"
 RULE_TRUMP_NOT_BROKEN = "trump_not_broken"
+# konturlu: Kupa's leader with only hearts leads the highest; Rıfkı's void player plays a heart;
+# a Dürt card must open its suit at the named rank or extend a run.
+RULE_HIGHEST_HEART = "highest_heart"
+RULE_MUST_PLAY_HEART = "must_play_heart"
+RULE_DURT_LAYOUT = "durt_layout"
 
 ILLEGAL_CARD_RULES = (
     RULE_FOLLOW_SUIT,
@@ -97,4 +105,7 @@ ILLEGAL_CARD_RULES = (
     RULE_MUST_OVERTRUMP,
     RULE_NO_TRUMP_FIRST_TRICK,
     RULE_TRUMP_NOT_BROKEN,
+    RULE_HIGHEST_HEART,
+    RULE_MUST_PLAY_HEART,
+    RULE_DURT_LAYOUT,
 )

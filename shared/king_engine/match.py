@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-from king_message.winners import match_winners
+from king_message.winners import match_winners, placements
 
 from .cards import (
     CARD_BIT,
@@ -797,21 +797,6 @@ def _new_match(
     if rules.phased:
         rules.on_match_start(state)  # type: ignore[attr-defined]
     return state
-
-
-def placements(totals: Sequence[int], forfeits: Sequence[int] = ()) -> list[int]:
-    """Places 1..4 by seat: higher total is better and equal totals share a place (1, 1, 3, 4).
-
-    Seats in ``forfeits`` (who lost on time or resigned, in the order they left) are placed
-    below everyone else, the earliest leaver last.
-    """
-    places = [0, 0, 0, 0]
-    staying = [seat for seat in range(4) if seat not in forfeits]
-    for seat in staying:
-        places[seat] = 1 + sum(1 for other in staying if totals[other] > totals[seat])
-    for order, seat in enumerate(forfeits):
-        places[seat] = 4 - order
-    return places
 
 
 __all__ = [

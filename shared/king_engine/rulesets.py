@@ -520,12 +520,17 @@ class Classic20Ruleset(Ruleset):
 
 
 # traditional's hand rules build on the classes above: imported once they exist.
+# The systems with their own state class (``game.py``).
+from .konturlu.state import KONTURLU  # noqa: E402
 from .traditional import TraditionalRuleset  # noqa: E402
 
-RULESETS: Final[dict[str, Ruleset]] = {
-    ruleset.name: ruleset
-    for ruleset in (StandardRuleset(), Classic20Ruleset(), TraditionalRuleset())
-}
+_ALL: Final[tuple[Ruleset, ...]] = (
+    StandardRuleset(),
+    Classic20Ruleset(),
+    TraditionalRuleset(),
+    KONTURLU,
+)
+RULESETS: Final[dict[str, Ruleset]] = {ruleset.name: ruleset for ruleset in _ALL}
 # The ids written into serialised states: each ruleset's own constant, not the dict order.
 RULESET_IDS: Final = {name: ruleset.id for name, ruleset in RULESETS.items()}
 RULESET_BY_ID: Final = {ruleset.id: ruleset for ruleset in RULESETS.values()}

@@ -21,6 +21,7 @@ SUITS = "CDHS"
 HAND_KINDS = [
     (ruleset, contract.id, trump)
     for ruleset in RULESETS
+    if RULESETS[ruleset].family is None  # the systems with their own state play elsewhere
     for contract in CONTRACTS
     for trump in (range(4) if contract.id == TRUMP else (NO_TRUMP,))
 ]

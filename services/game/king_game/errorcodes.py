@@ -100,6 +100,8 @@ ERRORS: dict[str, ErrorCode] = {
         422, "traditional: a redealt hand must be a penalty"
     ),
     "not_eligible_for_redeal": ErrorCode(422, "traditional: you may not ask for a redeal now"),
+    "illegal_call": ErrorCode(422, "konturlu: that call is not yours to make (`details.reason`)"),
+    "pass_not_allowed": ErrorCode(422, "konturlu: the server passes for you in Dürt"),
     "bad_move": ErrorCode(422, "the move does not parse (`errors.move`)"),
     "bad_card": ErrorCode(422, "not a card code such as `QH` (`errors.move`)"),
     "bad_suit": ErrorCode(422, "not a suit: C, D, H or S (`errors.move`)"),

@@ -32,6 +32,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from king_message.winners import match_winners, placements
+
 from ..cards import (
     BOYS_MASK,
     CARD_CODES,
@@ -48,8 +50,15 @@ from ..cards import (
     suit_of,
 )
 from ..deal import DECK_52, deal_hand, opening_draw
-from ..errors import BadInput, IllegalMove
-from ..match import match_winners, placements
+from ..errors import (
+    RULE_DURT_LAYOUT,
+    RULE_FOLLOW_SUIT,
+    RULE_HEARTS_NOT_BROKEN,
+    RULE_HIGHEST_HEART,
+    RULE_MUST_PLAY_HEART,
+    BadInput,
+    IllegalMove,
+)
 from ..moves import PlayCard
 from ..rulesets import OptionSpec, Ruleset
 from ..tricks import beats
@@ -636,7 +645,7 @@ class KonturluState:
                 raise IllegalMove(
                     "illegal_card",
                     f"{code} does not open a suit with the named rank or extend a run",
-                    rule="durt_layout",
+                    rule=RULE_DURT_LAYOUT,
                     card=code,
                 )
             return
@@ -644,11 +653,11 @@ class KonturluState:
         if legal >> card & 1:
             return
         if self.led < 0:
-            rule = "highest_heart" if not hand & ~HEARTS_MASK else "hearts_not_broken"
+            rule = RULE_HIGHEST_HEART if not hand & ~HEARTS_MASK else RULE_HEARTS_NOT_BROKEN
         elif hand & SUIT_MASK[self.led]:
-            rule = "follow_suit"
+            rule = RULE_FOLLOW_SUIT
         else:
-            rule = "must_play_heart"
+            rule = RULE_MUST_PLAY_HEART
         message = f"{code} is not allowed here ({rule.replace('_', ' ')})"
         raise IllegalMove("illegal_card", message, rule=rule, card=code)
 
@@ -1311,7 +1320,7 @@ class KonturluRuleset(Ruleset):
         return list(MOVE_WORDS_ALL)
 
 
-KONTURLU: Final = KonturluRuleset()
+KONTURLU: Final[KonturluRuleset] = KonturluRuleset()
 
 
 def new_konturlu_match_on_deals_for_tests(

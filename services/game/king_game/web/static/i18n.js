@@ -442,6 +442,8 @@ const ERROR_MESSAGES = {
   koz_not_yet: ["The first four hands are penalties", "İlk dört el cezalıdır"],
   penalty_required_after_redeal: ["A redealt hand must be a penalty", "Yeniden dağıtılan elde ceza seçilmeli"],
   not_eligible_for_redeal: ["You may not ask for a redeal now", "Şimdi yeniden dağıtım isteyemezsin"],
+  illegal_call: ["You may not make that call", "Bu konuşmayı yapamazsın"],
+  pass_not_allowed: ["The server passes for you when no card is playable", "Oynanacak kart yoksa sunucu senin yerine pas geçer"],
   trump_not_allowed: ["A penalty contract has no trump suit", "Ceza oyununda koz rengi olmaz"],
   idempotency_key_reused: ["That request was already sent with other contents", "Bu istek başka içerikle zaten gönderildi"],
   busy: ["The table is busy: try again", "Masa meşgul: yeniden dene"],
@@ -471,6 +473,9 @@ const RULE_MESSAGES = {
   must_overtrump: ["you must play a higher trump", "daha büyük koz atmalısın"],
   no_trump_first_trick: ["no trump on the first trick", "ilk lövede koz atılmaz"],
   trump_not_broken: ["trumps may not be led before one has been played", "koz atılmadan koz açılamaz"],
+  highest_heart: ["with only hearts left you must lead the highest", "elinde yalnız kupa varsa en büyüğünü açmalısın"],
+  must_play_heart: ["you cannot follow suit, so you must play a heart", "açılan renk yoksa kupa atmalısın"],
+  durt_layout: ["the card must open its suit at the named rank or extend a row", "kart, rengini söylenen sayıyla açmalı ya da sırayı uzatmalı"],
 };
 
 /** Why a contract is refused (`details.reason` of contract_unavailable). */
