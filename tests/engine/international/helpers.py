@@ -18,7 +18,11 @@ from king_engine.international import (
 )
 from king_engine.moves import PlayCard
 
-FILLER_KEY = bytes(range(32))
+import hashlib
+
+
+def filler_key(seed: int) -> bytes:
+    return hashlib.sha256(b"international-tests/%d" % seed).digest()
 
 
 def match_at(
@@ -31,11 +35,12 @@ def match_at(
     """A match with first dealer ``first`` at the start of ``hand_index``, whose deal there is
     ``hands`` (the others are KINGDEAL deals); earlier hands are played at random."""
     deck = DECK_32 if (options or {}).get("deck") == 32 else DECK_52
+    key = filler_key(seed)
 
     def deals(d: int) -> list[int]:
         if d == hand_index and hands is not None:
             return list(hands)
-        return deal_hand(FILLER_KEY, d, deck)
+        return deal_hand(key, d, deck)
 
     state = new_international_match_on_deals_for_tests(deals, options, first)
     rng = random.Random(seed)
