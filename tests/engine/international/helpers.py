@@ -3,6 +3,7 @@ build a deal whose tricks are won by chosen seats."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 
@@ -17,8 +18,6 @@ from king_engine.international import (
     parse_move,
 )
 from king_engine.moves import PlayCard
-
-import hashlib
 
 
 def filler_key(seed: int) -> bytes:
@@ -149,7 +148,9 @@ def winners_for(counts: Sequence[int], last: int | None = None) -> list[int]:
     return seq
 
 
-def play_plan(state: InternationalState, plan: list[list[tuple[int, int]]]) -> list[dict[str, object]]:
+def play_plan(
+    state: InternationalState, plan: list[list[tuple[int, int]]]
+) -> list[dict[str, object]]:
     events: list[dict[str, object]] = []
     for trick in plan:
         for seat, card in trick:

@@ -7,8 +7,14 @@ engine, and the random-match tests compare it with the engine move by move.
 from __future__ import annotations
 
 RANKS = "23456789TJQKA"
-NEGATIVE = ["no_tricks", "no_hearts", "no_queens", "no_kings_jacks", "no_king_of_hearts",
-            "no_last_two"]  # fmt: skip
+NEGATIVE = [
+    "no_tricks",
+    "no_hearts",
+    "no_queens",
+    "no_kings_jacks",
+    "no_king_of_hearts",
+    "no_last_two",
+]
 LADDER_52 = ["+1", "+2", "+3", "-1", "+4", "+5", "+6", "-2", "+7", "+8"]
 LADDER_32 = ["+1", "+2", "+3", "-1", "+4", "+5"]
 PLUS = ["trump:S", "trump:H", "trump:D", "trump:C", "notrump"]
@@ -37,6 +43,7 @@ def play_legal(hand_index: int, hand: list[str], trick: list[str]) -> set[str]:
 
 def trick_winner(cards: list[str], trump: str | None) -> int:
     """Index in ``cards`` (play order) of the card that takes the trick."""
+
     def key(i: int) -> tuple[int, int]:
         c = cards[i]
         if trump is not None and c[1] == trump:
@@ -94,7 +101,7 @@ def auction_legal(
             elif move == "annul":
                 return "done", None, []
             else:
-                demand = move[len("ultimatum:"):]
+                demand = move[len("ultimatum:") :]
                 phase = "ultimatum"
                 to_act = bidders[0]
         elif phase == "ultimatum":
@@ -111,9 +118,7 @@ def auction_legal(
         assert to_act is not None
         moves = ["pass"]
         rank = ladder.index(top) if top is not None else -1
-        if top is not None and holder is not None and bidders.index(to_act) < bidders.index(
-            holder
-        ):
+        if top is not None and holder is not None and bidders.index(to_act) < bidders.index(holder):
             moves.append("bid:" + top)
         moves += ["bid:" + b for b in ladder[rank + 1 :]]
         return phase, to_act, moves

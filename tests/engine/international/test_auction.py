@@ -31,8 +31,18 @@ def test_a1_ladder_ranks_values_and_bad_bids() -> None:
     """A1: +1 < +2 < +3 < -1 < +4 < +5 < +6 < -2 < +7 < +8, values 25..200; -3, +9, +0
     do not parse."""
     values = DECK_VALUES[52]
-    assert [values.bid_value(b) for b in range(10)] == [25, 50, 75, 75, 100, 125, 150, 150,
-                                                       175, 200]  # fmt: skip
+    assert [values.bid_value(b) for b in range(10)] == [
+        25,
+        50,
+        75,
+        75,
+        100,
+        125,
+        150,
+        150,
+        175,
+        200,
+    ]
     assert texts(at(2)) == ["pass", *("bid:" + b for b in LADDER)]
     for text in ("bid:-3", "bid:+9", "bid:+0", "ultimatum:+9", "bid:3", "bid:", "contract:x"):
         with pytest.raises(BadInput) as err:
@@ -43,19 +53,38 @@ def test_a1_ladder_ranks_values_and_bad_bids() -> None:
 def test_a2_to_a7_bidding_with_a_match() -> None:
     state = at(2)
     assert state.turn == 3
-    assert texts(state) == ["pass", "bid:+1", "bid:+2", "bid:+3", "bid:-1", "bid:+4", "bid:+5",
-                            "bid:+6", "bid:-2", "bid:+7", "bid:+8"]  # fmt: skip  # A2
+    assert texts(state) == [
+        "pass",
+        "bid:+1",
+        "bid:+2",
+        "bid:+3",
+        "bid:-1",
+        "bid:+4",
+        "bid:+5",
+        "bid:+6",
+        "bid:-2",
+        "bid:+7",
+        "bid:+8",
+    ]
     run(state, "s3 bid:+2")
-    assert texts(state) == ["pass", "bid:+3", "bid:-1", "bid:+4", "bid:+5", "bid:+6", "bid:-2",
-                            "bid:+7", "bid:+8"]  # fmt: skip  # A3
+    assert texts(state) == [
+        "pass",
+        "bid:+3",
+        "bid:-1",
+        "bid:+4",
+        "bid:+5",
+        "bid:+6",
+        "bid:-2",
+        "bid:+7",
+        "bid:+8",
+    ]
     assert refused(state, 0, "bid:+2").code == "match_not_allowed"
     assert refused(state, 0, "bid:+1").code == "bid_too_low"
     run(state, "s0 bid:+4")
     assert texts(state) == ["pass", "bid:+5", "bid:+6", "bid:-2", "bid:+7", "bid:+8"]  # A4
     run(state, "s1 pass")
     assert state.turn == 3
-    assert texts(state) == ["pass", "bid:+4", "bid:+5", "bid:+6", "bid:-2", "bid:+7",
-                            "bid:+8"]  # fmt: skip  # A5
+    assert texts(state) == ["pass", "bid:+4", "bid:+5", "bid:+6", "bid:-2", "bid:+7", "bid:+8"]
     run(state, "s3 bid:+4")
     assert state.turn == 0  # A6: s1 has passed
     assert texts(state) == ["pass", "bid:+5", "bid:+6", "bid:-2", "bid:+7", "bid:+8"]
@@ -64,8 +93,14 @@ def test_a2_to_a7_bidding_with_a_match() -> None:
     view = state.view(2)
     assert view["phase"] == "decision" and view["to_act"] == 2  # A7
     assert (view["top_bid"], view["top_holder"], view["bids_made"]) == ("+5", 0, 4)
-    assert view["legal_moves"] == ["accept", "refuse", "ultimatum:+6", "ultimatum:-2",
-                                   "ultimatum:+7", "ultimatum:+8"]  # fmt: skip
+    assert view["legal_moves"] == [
+        "accept",
+        "refuse",
+        "ultimatum:+6",
+        "ultimatum:-2",
+        "ultimatum:+7",
+        "ultimatum:+8",
+    ]
     assert refused(state, 2, "annul").code == "annul_not_allowed"
     assert refused(state, 2, "ultimatum:+5").code == "ultimatum_too_low"
     assert refused(state, 2, "bid:+6").code == "wrong_phase"
@@ -97,12 +132,19 @@ def test_a10_a11_plus_eight_auto_pass_and_auto_accept() -> None:
     assert state.version == version + 1  # the auto moves count in the move that caused them
     assert log(state)[3:] == [(1, "bid:+8", False), (2, "pass", True), (0, "accept", True)]
     assert [e["auto"] for e in events if e["type"] in ("bid", "pass", "decision")] == [
-        False, True, True]  # fmt: skip
+        False,
+        True,
+        True,
+    ]
     view = state.view(1)
-    assert (view["buyer"], view["price"], view["phase"], view["to_act"]) == (1, "+8",
-                                                                             "contract", 1)  # fmt: skip
-    assert view["legal_moves"] == ["contract:trump:S", "contract:trump:H", "contract:trump:D",
-                                   "contract:trump:C", "contract:notrump"]  # fmt: skip
+    assert (view["buyer"], view["price"], view["phase"], view["to_act"]) == (1, "+8", "contract", 1)
+    assert view["legal_moves"] == [
+        "contract:trump:S",
+        "contract:trump:H",
+        "contract:trump:D",
+        "contract:trump:C",
+        "contract:notrump",
+    ]
 
 
 def test_a12_no_bids() -> None:
@@ -166,17 +208,28 @@ def test_a16_ultimatum_answers_in_priority_order() -> None:
     run(state, "s3 take")
     view = state.view(3)
     assert (view["buyer"], view["price"], view["to_act"]) == (3, "+8", 3)
-    assert view["ultimatum"] == {"demand": "+8", "answers": [
-        {"seat": 1, "answer": "decline"}, {"seat": 2, "answer": "decline"},
-        {"seat": 3, "answer": "take"}]}  # fmt: skip
+    assert view["ultimatum"] == {
+        "demand": "+8",
+        "answers": [
+            {"seat": 1, "answer": "decline"},
+            {"seat": 2, "answer": "decline"},
+            {"seat": 3, "answer": "take"},
+        ],
+    }
 
 
 def test_a17_ultimatum_declined_by_all() -> None:
     state = at(1)
     run(state, "s2 pass, s3 pass, s0 pass, s1 ultimatum:+4, s2 decline, s3 decline, s0 decline")
     assert state.turn == 1 and state.view(None)["phase"] == "contract"
-    assert texts(state) == ["contract:trump:S", "contract:trump:H", "contract:trump:D",
-                            "contract:trump:C", "contract:notrump", "contract:minus"]  # fmt: skip
+    assert texts(state) == [
+        "contract:trump:S",
+        "contract:trump:H",
+        "contract:trump:D",
+        "contract:trump:C",
+        "contract:notrump",
+        "contract:minus",
+    ]
     for text in ("accept", "annul", "ultimatum:+5", "refuse"):
         assert refused(state, 1, text).code == "wrong_phase"
 
@@ -186,10 +239,16 @@ def test_a18_minus_buyer_plays_minus_automatically() -> None:
     run(state, "s0 bid:+3, s1 bid:-1, s2 bid:+6, s0 bid:+6, s1 bid:-2, s2 pass, s0 pass")  # W2
     events = run(state, "s3 accept")
     assert [(e["type"], e["auto"]) for e in events if "auto" in e] == [
-        ("decision", False), ("contract_chosen", True)]  # fmt: skip
+        ("decision", False),
+        ("contract_chosen", True),
+    ]
     view = state.view(None)
-    assert (view["buyer"], view["price"], view["contract"], view["phase"]) == (1, "-2",
-                                                                               "minus", "play")  # fmt: skip
+    assert (view["buyer"], view["price"], view["contract"], view["phase"]) == (
+        1,
+        "-2",
+        "minus",
+        "play",
+    )
     assert log(state)[-1] == (1, "contract:minus", True)
     assert state.turn == 3  # the dealer leads
     assert refused(state, 1, "contract:trump:S").code in ("not_your_turn", "wrong_phase")
@@ -216,8 +275,9 @@ def test_a20_views_during_bidding() -> None:
                     assert f'"{code}"' not in dumped
     assert all(v["auction_log"] == views[0]["auction_log"] for v in views)
     assert views[0]["auction_log"] == [
-        {"seat": 3, "move": "bid:+2", "auto": False}, {"seat": 0, "move": "bid:+4", "auto": False}
-    ]  # fmt: skip
+        {"seat": 3, "move": "bid:+2", "auto": False},
+        {"seat": 0, "move": "bid:+4", "auto": False},
+    ]
     spectator = state.view(None)
     assert "my_cards" not in spectator and "legal_moves" not in spectator
     assert spectator["priority"] == [3, 0, 1] and spectator["passed"] == []

@@ -25,9 +25,13 @@ def test_t1_dealers_contracts_and_auctioneers() -> None:
         state.apply_action(rng.choice(state.legal_actions()))
     assert dealers == [0, 1, 2, 3, 0, 1, 2, 3, 0, 1]
     assert contracts[:6] == [
-        "no_tricks", "no_hearts", "no_queens", "no_kings_jacks", "no_king_of_hearts",
+        "no_tricks",
+        "no_hearts",
+        "no_queens",
+        "no_kings_jacks",
+        "no_king_of_hearts",
         "no_last_two",
-    ]  # fmt: skip
+    ]
     assert auctioneers[6:] == [2, 3, 0, 1]
 
 
@@ -149,13 +153,17 @@ def test_t13_thirteenth_heart_ends_no_hearts() -> None:
 
     spades = "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"
     clubs = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
-    hands = [spades, clubs, "2H 3H 4H 5H 6H 7H 8H 2D 3D 4D 5D 6D 7D",
-             "9H TH JH QH KH AH 8D 9D TD JD QD KD AD"]  # fmt: skip
+    hands = [
+        spades,
+        clubs,
+        "2H 3H 4H 5H 6H 7H 8H 2D 3D 4D 5D 6D 7D",
+        "9H TH JH QH KH AH 8D 9D TD JD QD KD AD",
+    ]
     state = match_at(1, [parse_cards(h) for h in hands])
     assert state.turn == 1  # the dealer of h1
-    seat2 = iter("2H 3H 4H 5H 6H 7H 2D 3D 8H".split())
-    seat3 = iter("9H TH JH QH KH AH 8D 9D TD".split())
-    lead = iter("AC KC QC JC TC 9C 8C 7C 6C".split())
+    seat2 = iter(["2H", "3H", "4H", "5H", "6H", "7H", "2D", "3D", "8H"])
+    seat3 = iter(["9H", "TH", "JH", "QH", "KH", "AH", "8D", "9D", "TD"])
+    lead = iter(["AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C", "6C"])
     spade = iter(spades.split())
     events: list[dict[str, object]] = []
     for _ in range(9):
