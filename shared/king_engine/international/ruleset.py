@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from ..deal import opening_draw
+from ..errors import BadInput
 from ..rulesets import OptionSpec, Ruleset, Usage
 from .moves import MOVE_WORDS, Move, move_of_action, parse_move
 from .rules import (
@@ -106,6 +107,8 @@ class InternationalRuleset(Ruleset):
     ) -> InternationalState:
         """A new match; the first dealer is the winner of the opening draw (R1.2)."""
         self.check_length(num_hands)
+        if not isinstance(match_key, bytes) or len(match_key) != 32:
+            raise BadInput("bad_seed", "the match key must be 32 bytes")
         return InternationalState.start(
             self, match_key, self.check_options(options), dealer, opening_draw(match_key).winner
         )

@@ -180,3 +180,44 @@ def test_deal_log_and_describe() -> None:
     assert info["family"] == "international" and info["id"] == 4
     assert [o["name"] for o in info["options"]] == ["deck", "annul_condition"]
     assert info["decks"]["32"]["unrefusable"] == "+5"
+
+
+def test_view_during_play_and_the_events_of_a_match() -> None:
+    """R7.2: the contract, buyer and price, the trick, the last trick, tricks taken, running
+    scores and (h1-h4) the penalty cards taken; events name each hand and the match end."""
+    rng = random.Random(11)
+    state = INTERNATIONAL.new_state(10, filler_key(11), {}, deal_hand)
+    seen_penalties = False
+    kinds: set[str] = set()
+    while not state.is_over:
+        view = state.view(None)
+        if view["phase"] == "play":
+            assert view["contract"] is not None
+            assert sum(view["tricks_taken"]) == view["trick_no"]
+            assert len(view["last_trick"]) == (4 if view["trick_no"] else 0)
+            if 1 <= view["hand_index"] <= 4:
+                taken = view["penalty_cards_taken"]
+                seen_penalties |= any(taken)
+            if view["hand_index"] >= 6:
+                assert "buyer" in view and "price" in view
+        events = state.apply(state.turn, rng.choice(state.legal_moves()))
+        kinds |= {e["type"] for e in events}
+        for event in events:
+            json.dumps(event)
+            assert "hands" not in event and "my_cards" not in event
+    assert seen_penalties
+    assert {"card_played", "trick_won", "hand_scored", "hand_started", "match_over"} <= kinds
+    assert {"bid", "pass", "decision", "contract_chosen"} & kinds
+
+
+def test_new_state_checks_its_inputs() -> None:
+    from king_engine.errors import ConfigError
+
+    with pytest.raises(ConfigError):
+        INTERNATIONAL.new_state(12, filler_key(0), {}, deal_hand)
+    with pytest.raises(ConfigError):
+        INTERNATIONAL.new_state(10, filler_key(0), {"deck": 36}, deal_hand)
+    with pytest.raises(ConfigError):
+        INTERNATIONAL.new_state(10, filler_key(0), {"annul_condition": "never"}, deal_hand)
+    with pytest.raises(BadInput):
+        INTERNATIONAL.new_state(10, b"short", {}, deal_hand)
