@@ -24,7 +24,8 @@ from .rules import (
     PER_CARD,
     PLUS_CONTRACTS,
 )
-from .state import PHASES, Dealer, InternationalState, decode
+from .state import PHASES, Dealer, InternationalState
+from .stored import decode
 
 RULESET_ID: Final = 4  # stable forever (FAMILY-PROTOCOL.md)
 

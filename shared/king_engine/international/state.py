@@ -17,14 +17,13 @@ straight to the next hand after an ``annul``; ``over`` after hand 9.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from king_message.winners import match_winners
 
-from ..cards import CARD_BIT, CARD_CODES, CARD_SUIT, SUIT_CHARS, card_codes, format_card
-from ..deal import DECK_32, DECK_52, deal_hand, opening_draw
+from ..cards import CARD_BIT, CARD_CODES, CARD_SUIT, SUIT_CHARS, format_card
+from ..deal import DECK_32, DECK_52
 from ..errors import BadInput, IllegalMove
 from ..moves import PlayCard
 from ..tricks import beats
@@ -44,7 +43,6 @@ from .moves import (
 )
 from .rules import (
     ALL_POSITIVE_CONTRACTS,
-    ANNUL_CONDITIONS,
     BID_TEXTS,
     DECK_VALUES,
     MINUS,
@@ -60,7 +58,6 @@ from .rules import (
     illegal_card_rule,
     legal_cards,
     negative_trick_points,
-    penalty_mask,
     settle_positive,
     trump_of,
 )
@@ -775,81 +772,9 @@ class InternationalState:
         self.forfeit_at += (self.version,)
 
     # ------------------------------------------------------------------ view
-
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (§7); ``None`` is a spectator (no cards, no legal moves)."""
-        if seat is not None and (
-            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4
-        ):
-            raise BadInput("bad_seat", f"seat {seat!r} is not 0..3")
-        positive = self.is_positive
-        dealer = self.dealer
-        over = self.phase == OVER
-        view: dict[str, Any] = {
-            "ruleset": self.ruleset.name,
-            "deck": self.values.size,
-            "options": dict(self.options),
-            "num_hands": self.num_hands,
-            "hand_index": self.hand_index,
-            "phase": self.phase,
-            "version": self.version,
-            "first_dealer": self.first,
-            "dealer": dealer,
-            "auctioneer": dealer if positive else None,
-            "priority": [(dealer + k) & 3 for k in (1, 2, 3)] if positive else None,
-            "seat": seat,
-            "card_counts": [h.bit_count() for h in self.hands],
-            "to_act": None if over else self.turn,
-            "contract": self.contract if self.phase == PLAY or not positive else None,
-            "trump": SUIT_CHARS[self.trump] if self.trump >= 0 else None,
-            "declarer": self.declarer if self.phase in (CONTRACT, PLAY) else None,
-            "scores": {"totals": self.totals[:], "sheet": [dict(x) for x in self.sheet]},
-            "forfeits": list(self.forfeits),
-            "is_over": over,
-        }
-        if positive:
-            view.update(
-                {
-                    "auction_log": [
-                        {"seat": s, "move": m, "auto": a} for s, m, a in self.auction_log
-                    ],
-                    "top_bid": BID_TEXTS[self.top] if self.top != NO_BID else None,
-                    "top_holder": self.holder if self.holder >= 0 else None,
-                    "passed": [s for s in range(4) if self.passed[s]],
-                    "bids_made": self.bids_made,
-                    "decision": self.decision,
-                    "ultimatum": (
-                        {
-                            "demand": BID_TEXTS[self.ultimatum],
-                            "answers": [{"seat": s, "answer": a} for s, a in self.answers],
-                        }
-                        if self.ultimatum != NO_BID
-                        else None
-                    ),
-                    "buyer": self.buyer,
-                    "price": BID_TEXTS[self.price] if self.price != NO_BID else None,
-                }
-            )
-        if self.phase == PLAY:
-            contract = self.contract
-            assert contract is not None
-            penalty = 0 if positive else penalty_mask(contract)
-            view.update(
-                {
-                    "trick": [{"seat": s, "card": CARD_CODES[c]} for s, c in self.trick],
-                    "last_trick": [{"seat": s, "card": CARD_CODES[c]} for s, c in self.last_trick],
-                    "trick_no": self.trick_no,
-                    "tricks_taken": self.tricks_taken[:],
-                    "hand_points": self.running_points(),
-                    "penalty_cards_taken": [card_codes(t & penalty) for t in self.taken]
-                    if penalty
-                    else None,
-                }
-            )
-        if seat is not None:
-            view["my_cards"] = card_codes(self.hands[seat])
-            view["legal_moves"] = [str(m) for m in self.legal_moves(seat)] if not over else []
-        return view
+        return view.seat_view(self, seat)
 
     # ------------------------------------------------------------------ copies, bytes
 
@@ -882,97 +807,10 @@ class InternationalState:
         )
 
     def to_bytes(self) -> bytes:
-        """Format 3 ("own state"): 3, ruleset id, then ``_BODY`` (options, first dealer),
-        the match key, the moves, the forfeit marks and the facts the replay must reach."""
-        parts = [
-            _HEAD.pack(
-                OWN_STATE_FORMAT,
-                self.ruleset.id,
-                _LAYOUT,
-                0 if self.values.size == 52 else 1,
-                ANNUL_CONDITIONS.index(self.annul_condition),
-                self.first,
-            ),
-            self.match_key,
-            struct.pack(">H", len(self.log)),
-            b"".join(struct.pack(">H", seat << 9 | action) for seat, action in self.log),
-            bytes((len(self.forfeits),)),
-            b"".join(
-                struct.pack(">BI", seat, at)
-                for seat, at in zip(self.forfeits, self.forfeit_at, strict=True)
-            ),
-            _FACTS.pack(self.version, self.hand_index, PHASES.index(self.phase), *self.totals),
-        ]
-        return b"".join(parts)
+        """Format 3 ("own state"), see ``stored.py``: options, match key, first dealer, the
+        players' moves, the forfeit marks and the facts the replay must reach."""
+        return stored.encode(self)
 
 
-OWN_STATE_FORMAT: Final = 3
-_LAYOUT: Final = 1  # this module's layout of the rest
-_HEAD: Final = struct.Struct(">BBBBBB")
-_FACTS: Final = struct.Struct(">IBBiiii")
-
-
-def decode(ruleset: InternationalRuleset, data: bytes) -> InternationalState:
-    """The inverse of ``to_bytes``, replayed through the checked path; anything malformed or
-    inconsistent raises ``BadInput("bad_state")``."""
-    try:
-        return _decode(ruleset, data)
-    except BadInput as exc:
-        if exc.code == "bad_state":
-            raise
-        raise BadInput("bad_state", f"the stored moves do not replay: {exc.message}") from exc
-    except IllegalMove as exc:
-        raise BadInput("bad_state", f"the stored moves do not replay: {exc.message}") from exc
-    except (struct.error, IndexError, ValueError, KeyError, TypeError) as exc:
-        raise BadInput("bad_state", f"not a serialised international state: {exc}") from exc
-
-
-def _decode(ruleset: InternationalRuleset, data: bytes) -> InternationalState:
-    if not isinstance(data, bytes):
-        raise BadInput("bad_state", "a stored state is bytes")
-    fmt, rid, layout, deck, annul, first = _HEAD.unpack_from(data, 0)
-    if fmt != OWN_STATE_FORMAT or rid != ruleset.id or layout != _LAYOUT:
-        raise BadInput("bad_state", "not an international state of this layout")
-    at = _HEAD.size
-    key = data[at : at + 32]
-    if len(key) != 32:
-        raise BadInput("bad_state", "truncated match key")
-    at += 32
-    (count,) = struct.unpack_from(">H", data, at)
-    at += 2
-    moves = []
-    for _ in range(count):
-        (word,) = struct.unpack_from(">H", data, at)
-        at += 2
-        moves.append((word >> 9, word & 0x1FF))
-    marks = data[at]
-    at += 1
-    forfeits = []
-    for _ in range(marks):
-        seat, version = struct.unpack_from(">BI", data, at)
-        at += 5
-        forfeits.append((seat, version))
-    facts = _FACTS.unpack_from(data, at)
-    if at + _FACTS.size != len(data):
-        raise BadInput("bad_state", "trailing bytes after the state")
-    options = ruleset.check_options(
-        {"deck": (52, 32)[deck], "annul_condition": ANNUL_CONDITIONS[annul]}
-    )
-    if first != opening_draw(key).winner:
-        raise BadInput("bad_state", "the first dealer is not the opening draw's winner")
-    state = InternationalState.start(ruleset, key, options, deal_hand, first)
-    pending = list(forfeits)
-    for seat, action in moves:
-        while pending and pending[0][1] == state.version:
-            state.forfeit(pending.pop(0)[0])
-        state.apply(seat, move_of_action(action))
-    while pending and pending[0][1] == state.version:
-        state.forfeit(pending.pop(0)[0])
-    if pending or [(s, v) for s, v in zip(state.forfeits, state.forfeit_at, strict=True)] != (
-        forfeits
-    ):
-        raise BadInput("bad_state", "the forfeit marks do not fit the moves")
-    want = (state.version, state.hand_index, PHASES.index(state.phase), *state.totals)
-    if tuple(facts) != want:
-        raise BadInput("bad_state", "the replay does not reach the stored facts")
-    return state
+# The view and the stored form need InternationalState: imported once it exists.
+from . import stored, view  # noqa: E402
