@@ -386,7 +386,7 @@ class InternationalState:
             )
         self._check(seat, move)
         events: list[Event] = []
-        self._apply(seat, move, events)
+        self._apply_move(seat, move, events)
         return events
 
     def _check(self, seat: int, move: Move) -> None:
@@ -457,9 +457,9 @@ class InternationalState:
 
     def apply_action(self, action: int) -> None:
         """Apply a *trusted* action (one of ``legal_actions()``) for the seat to act."""
-        self._apply(self.turn, move_of_action(action), None)
+        self._apply_move(self.turn, move_of_action(action), None)
 
-    def _apply(self, seat: int, move: Move, events: list[Event] | None) -> None:
+    def _apply_move(self, seat: int, move: Move, events: list[Event] | None) -> None:
         self.log.append((seat, move.action))
         self.version += 1
         self._do(seat, move, events, auto=False)
