@@ -81,6 +81,16 @@ CODES = (
     # konturlu (RULES-konturlu.md §3, §4): a call the speaker may not make; a Dürt pass sent
     "illegal_call",
     "pass_not_allowed",
+    # international (RULES-international.md §3): why an auction move or a contract is refused
+    "already_passed",
+    "bid_too_low",
+    "match_not_allowed",
+    "bid_off_ladder",
+    "accept_not_allowed",
+    "refuse_not_allowed",
+    "annul_not_allowed",
+    "ultimatum_too_low",
+    "contract_not_allowed",
 )
 
 # The rules a card can break, reported as details["rule"] of an ``illegal_card`` error.
@@ -96,6 +106,11 @@ RULE_TRUMP_NOT_BROKEN = "trump_not_broken"
 RULE_HIGHEST_HEART = "highest_heart"
 RULE_MUST_PLAY_HEART = "must_play_heart"
 RULE_DURT_LAYOUT = "durt_layout"
+# international: no heart lead unless only hearts (hands 1 and 4), K♥ never led unless the last
+# card, and a void player holding K♥ plays it (hand 4).
+RULE_HEART_LEAD = "heart_lead"
+RULE_KING_OF_HEARTS_LEAD = "king_of_hearts_lead"
+RULE_MUST_PLAY_KING_OF_HEARTS = "must_play_king_of_hearts"
 
 ILLEGAL_CARD_RULES = (
     RULE_FOLLOW_SUIT,
@@ -108,4 +123,7 @@ ILLEGAL_CARD_RULES = (
     RULE_HIGHEST_HEART,
     RULE_MUST_PLAY_HEART,
     RULE_DURT_LAYOUT,
+    RULE_HEART_LEAD,
+    RULE_KING_OF_HEARTS_LEAD,
+    RULE_MUST_PLAY_KING_OF_HEARTS,
 )

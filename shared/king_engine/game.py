@@ -83,14 +83,22 @@ def own_state(state: GameState) -> OwnState:
 
 
 @cache
-def own_move_texts() -> frozenset[str]:
-    """Every move text (cards aside) of the rulesets with their own state class."""
+def own_move_words() -> frozenset[str]:
+    """The move words (cards aside) of the rulesets with their own state class: whole texts,
+    or prefixes ending in ``:`` (``bid:``) that take an argument."""
     return frozenset(
         word
         for rules in RULESETS.values()
         if rules.family is not None
         for word in rules.move_words()
     )
+
+
+def is_own_move_text(text: str) -> bool:
+    """Whether ``text`` is worded as a move of a ruleset with its own state class (its
+    ruleset still checks it)."""
+    words = own_move_words()
+    return text in words or any(w.endswith(":") and text.startswith(w) for w in words)
 
 
 def has_own_state(ruleset: Ruleset | str) -> bool:

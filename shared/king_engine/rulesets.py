@@ -521,6 +521,7 @@ class Classic20Ruleset(Ruleset):
 
 # traditional's hand rules build on the classes above: imported once they exist.
 # The systems with their own state class (``game.py``).
+from .international.ruleset import INTERNATIONAL  # noqa: E402
 from .konturlu.state import KONTURLU  # noqa: E402
 from .traditional import TraditionalRuleset  # noqa: E402
 
@@ -529,6 +530,7 @@ _ALL: Final[tuple[Ruleset, ...]] = (
     Classic20Ruleset(),
     TraditionalRuleset(),
     KONTURLU,
+    INTERNATIONAL,
 )
 RULESETS: Final[dict[str, Ruleset]] = {ruleset.name: ruleset for ruleset in _ALL}
 # The ids written into serialised states: each ruleset's own constant, not the dict order.

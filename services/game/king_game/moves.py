@@ -18,7 +18,7 @@ from king_engine import (
     Move,
     PlayCard,
     contract_move,
-    own_move_texts,
+    is_own_move_text,
     parse_card,
     parse_move,
 )
@@ -35,7 +35,7 @@ def move_of(body: dict[str, Any]) -> Move | str:
             return parse_move(body["move"])
         except BadInput:
             text = str(body["move"]).strip()
-            if text in own_move_texts():
+            if is_own_move_text(text):
                 return text
             raise
     if body["card"] is not None:

@@ -20,6 +20,12 @@ from ..cards import (
     SUIT_MASK,
 )
 from ..deal import DECK_32, DECK_52
+from ..errors import (
+    RULE_FOLLOW_SUIT,
+    RULE_HEART_LEAD,
+    RULE_KING_OF_HEARTS_LEAD,
+    RULE_MUST_PLAY_KING_OF_HEARTS,
+)
 
 NUM_HANDS: Final = 10  # R1.1
 NEGATIVE_HANDS: Final = 6  # hands 0..5; 6..9 are the positive hands with an auction
@@ -183,11 +189,11 @@ def illegal_card_rule(contract: str, hand: int, led: int, card: int) -> str:
     """The rule a card outside ``legal_cards`` breaks (``details["rule"]`` of the error)."""
     if led < 0:
         if contract == NO_KING_OF_HEARTS and card == KING_OF_HEARTS:
-            return "king_of_hearts_lead"
-        return "heart_lead"
+            return RULE_KING_OF_HEARTS_LEAD
+        return RULE_HEART_LEAD
     if hand & SUIT_MASK[led]:
-        return "follow_suit"
-    return "must_play_king_of_hearts"
+        return RULE_FOLLOW_SUIT
+    return RULE_MUST_PLAY_KING_OF_HEARTS
 
 
 def penalty_mask(contract: str) -> int:

@@ -127,7 +127,7 @@ class InternationalRuleset(Ruleset):
         return list(MOVE_WORDS)
 
 
-INTERNATIONAL: Final = InternationalRuleset()
+INTERNATIONAL: Final[InternationalRuleset] = InternationalRuleset()
 
 
 def new_international_match_on_deals_for_tests(

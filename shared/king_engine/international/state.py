@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from king_message.winners import match_winners
+from king_message.winners import match_winners, placements
 
 from ..cards import CARD_BIT, CARD_CODES, CARD_SUIT, SUIT_CHARS, format_card
 from ..deal import DECK_32, DECK_52
@@ -97,17 +97,6 @@ def _phase_of(move: Move) -> str:
     if isinstance(move, Ultimatum):
         return DECISION
     return CONTRACT
-
-
-def placements(totals: Sequence[int], forfeits: Sequence[int] = ()) -> list[int]:
-    """Places 1..4 by seat: equal totals share a place; forfeits last, earliest leaver last."""
-    places = [0, 0, 0, 0]
-    staying = [seat for seat in range(4) if seat not in forfeits]
-    for seat in staying:
-        places[seat] = 1 + sum(1 for other in staying if totals[other] > totals[seat])
-    for order, seat in enumerate(forfeits):
-        places[seat] = 4 - order
-    return places
 
 
 class InternationalState:

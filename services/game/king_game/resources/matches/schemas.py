@@ -20,7 +20,7 @@ _PENALTY = "({})".format("|".join(contract_code(c) for c in PENALTY_CONTRACTS))
 _CALL = "({})".format("|".join("".join(f"[{c}{c.upper()}]" for c in w) for w in CALL_WORDS))
 # The moves of the served rulesets with their own state class, each text form as it is.
 _OWN = "".join(
-    "|" + re.escape(word)
+    "|" + re.escape(word) + (r"[0-9A-Za-z+\-,:]+" if word.endswith(":") else "")
     for word in sorted(
         {w for ruleset in SERVED_RULESETS.values() if ruleset.family for w in ruleset.move_words()}
     )

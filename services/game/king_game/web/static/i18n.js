@@ -444,6 +444,15 @@ const ERROR_MESSAGES = {
   not_eligible_for_redeal: ["You may not ask for a redeal now", "Şimdi yeniden dağıtım isteyemezsin"],
   illegal_call: ["You may not make that call", "Bu konuşmayı yapamazsın"],
   pass_not_allowed: ["The server passes for you when no card is playable", "Oynanacak kart yoksa sunucu senin yerine pas geçer"],
+  already_passed: ["You passed: you bid no more in this auction", "Pas dedin: bu artırmada artık teklif veremezsin"],
+  bid_too_low: ["A bid must beat the top bid", "Teklif en yüksek teklifi geçmeli"],
+  match_not_allowed: ["Only a player with priority may match the top bid", "En yüksek teklife yalnız öncelikli oyuncu eşitleyebilir"],
+  bid_off_ladder: ["That bid is not on this deck's ladder", "Bu teklif bu destenin basamaklarında yok"],
+  accept_not_allowed: ["There is no bid to accept", "Kabul edilecek teklif yok"],
+  refuse_not_allowed: ["The top bid cannot be refused", "En yüksek teklif reddedilemez"],
+  annul_not_allowed: ["The bids are too high to annul the hand", "Teklifler eli iptal etmek için fazla yüksek"],
+  ultimatum_too_low: ["An ultimatum must ask more than the top bid", "Ültimatom en yüksek tekliften fazlasını istemeli"],
+  contract_not_allowed: ["You may not name that contract", "Bu oyunu söyleyemezsin"],
   trump_not_allowed: ["A penalty contract has no trump suit", "Ceza oyununda koz rengi olmaz"],
   idempotency_key_reused: ["That request was already sent with other contents", "Bu istek başka içerikle zaten gönderildi"],
   busy: ["The table is busy: try again", "Masa meşgul: yeniden dene"],
@@ -476,6 +485,9 @@ const RULE_MESSAGES = {
   highest_heart: ["with only hearts left you must lead the highest", "elinde yalnız kupa varsa en büyüğünü açmalısın"],
   must_play_heart: ["you cannot follow suit, so you must play a heart", "açılan renk yoksa kupa atmalısın"],
   durt_layout: ["the card must open its suit at the named rank or extend a row", "kart, rengini söylenen sayıyla açmalı ya da sırayı uzatmalı"],
+  heart_lead: ["a heart may be led only when you hold nothing else", "elinde başka kart yoksa kupa açabilirsin"],
+  king_of_hearts_lead: ["the king of hearts may be led only as your last card", "kupa papazı ancak son kartınsa açılır"],
+  must_play_king_of_hearts: ["you cannot follow suit, so you must play the king of hearts", "açılan renk yoksa kupa papazını atmalısın"],
 };
 
 /** Why a contract is refused (`details.reason` of contract_unavailable). */
