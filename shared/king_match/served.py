@@ -12,7 +12,10 @@ from king_engine import RULESETS, Ruleset
 from king_engine.errors import ConfigError
 
 SERVED_RULESETS: Final[Mapping[str, Ruleset]] = MappingProxyType(
-    {name: RULESETS[name] for name in ("standard", "classic20", "traditional")}
+    {
+        name: RULESETS[name]
+        for name in ("standard", "classic20", "traditional", "konturlu", "international")
+    }
 )
 
 
