@@ -110,10 +110,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--api", help="with --demo: the game service to use instead of starting the stack"
     )
-    parser.add_argument("--hands", type=int, default=8, help="with --demo: 8, 12 or 20 hands")
+    parser.add_argument(
+        "--hands", type=int, help="with --demo: the match length (default: the ruleset's first)"
+    )
     parser.add_argument("--level", default="easy", help="with --demo: easy, medium or hard")
     parser.add_argument(
-        "--ruleset", default="standard", help="with --demo: standard, classic20 or traditional"
+        "--ruleset",
+        default="standard",
+        help="with --demo: standard, classic20, traditional, konturlu or international",
+    )
+    parser.add_argument(
+        "--option", action="append", default=[], help="with --demo: a table option, deck=32"
     )
     parser.add_argument("--data-dir", type=Path, help="data folder (default ./var)")
     parser.add_argument("--bot-workers", type=int, help="bot worker processes")
@@ -126,7 +133,18 @@ def main(argv: list[str] | None = None) -> int:
         settings.bot_workers = args.bot_workers
 
     if args.demo:
-        return _demo(settings, args.api, hands=args.hands, level=args.level, ruleset=args.ruleset)
+        options = {}
+        for item in args.option:
+            name, _, value = item.partition("=")
+            options[name] = int(value) if value.isdigit() else value
+        return _demo(
+            settings,
+            args.api,
+            hands=args.hands,
+            level=args.level,
+            ruleset=args.ruleset,
+            options=options or None,
+        )
 
     return Stack(settings).run_forever(on_ready=_banner)
 

@@ -30,8 +30,12 @@ from king_engine import (
     contract_move,
     deal,
     format_cards,
+    get_ruleset,
+    has_own_state,
+    new_game,
     new_match,
     parse_card,
+    parse_game_move,
     parse_move,
 )
 
@@ -119,10 +123,17 @@ class GameClient:
         return self
 
     def create_table(
-        self, mode: str, hands: int = 8, level: str = "easy", ruleset: str = "standard"
+        self,
+        mode: str,
+        hands: int = 8,
+        level: str = "easy",
+        ruleset: str = "standard",
+        options: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A new table with its ``server_commit``; nobody sits yet (``join`` next)."""
         body: dict[str, Any] = {"mode": mode, "hands": hands, "ruleset": ruleset}
+        if options:
+            body["options"] = options
         if mode == "computer":
             body["level"] = level
         table: dict[str, Any] = self.request("POST", "/v1/tables", body)
@@ -141,7 +152,8 @@ class GameClient:
         state: dict[str, Any] = self.request("GET", f"/v1/matches/{match_id}")
         view = state.get("view") or {}
         cards = view.get("my_cards") or []
-        if len(cards) == 13 and view.get("deal") is not None:
+        full = 8 if view.get("deck") == 32 else 13  # (international's 32-card deck)
+        if len(cards) == full and view.get("deal") is not None:
             self.dealt.setdefault(int(view["deal"]), list(cards))
         return state
 
@@ -169,8 +181,19 @@ def simple_move(view: dict[str, Any]) -> str:
     """A legal move from a seat's view: the first allowed contract, else the lowest legal card;
     in a ruleset's extra phases, ``keep`` (no redeal) or ``pass`` (no King announcement).
 
-    Good enough to finish a match; the point of the demo is the API, not the strategy.
+    Good enough to finish a match; the point of the demo is the API, not the strategy. A
+    ruleset with its own state lists every legal move: say no (``iyi``, ``pass``,
+    ``decline``) where it can, else the first move or the lowest card.
     """
+    if has_own_state(str(view.get("ruleset", "standard"))):
+        legal = [str(move) for move in view.get("legal_moves") or []]
+        if not legal:
+            raise ValueError("my turn, but no legal move")
+        for word in ("iyi", "pass", "decline", "accept"):
+            if word in legal:
+                return word
+        cards = [move for move in legal if len(move) == 2 and move[1] in SUITS]
+        return min(cards, key=lambda c: parse_card(c) % 13) if cards else legal[0]
     for call in ("keep", "pass"):
         if call in (view.get("legal_moves") or []):
             return call
@@ -208,13 +231,48 @@ def verify_deal(
         raise AssertionError("my client seed is not the one in the transcript")
     checked.append("my client seed is in the transcript")
     key = deal.match_key(match_id, server_seed, [bytes.fromhex(s) for s in seeds_hex])
+    cards_dealt = (transcript.get("options") or {}).get("deck") == 32
+    deck = deal.DECK_32 if cards_dealt else deal.DECK_52
     for number, cards in sorted(dealt.items()):
-        masks = deal.deal_hand(key, number)
+        masks = deal.deal_hand(key, number, deck)
         mine = sum(1 << parse_card(code) for code in cards)
         if masks[seat] != mine:
             raise AssertionError(f"deal {number}: the cards I was dealt are not the derived deal")
     checked.append(f"the cards I was dealt in {len(dealt)} deals are the derived deals")
     options = transcript.get("options") or {}
+    if has_own_state(str(transcript["ruleset"])):
+        totals = _replay_own(transcript, key, deck)
+        checked.append("every card played was dealt to the seat that played it")
+    else:
+        totals = _replay(transcript, key, options)
+        checked.append("every card played was dealt to the seat that played it")
+    if final_totals is not None:
+        if totals != list(final_totals):
+            raise AssertionError(f"replay gives {totals}, the match ended {final_totals}")
+        checked.append(f"replaying the published moves gives the final totals {final_totals}")
+    return checked
+
+
+def _replay_own(transcript: dict[str, Any], key: bytes, deck: Any) -> list[int]:
+    """A ruleset with its own state lists every move of each deal: replay them, checking that
+    each card came from its player's dealt hand."""
+    ruleset = str(transcript["ruleset"])
+    options = transcript.get("options") or {}
+    state = new_game(ruleset, int(transcript["num_hands"]), key, options)
+    for entry in transcript["hands"]:
+        masks = deal.deal_hand(key, int(entry["deal"]), deck)
+        for player, text in entry["moves"]:
+            if state.is_over or state.current_player != int(player):
+                continue  # a move the engine made by itself (a Dürt pass, a forced bid)
+            move = parse_game_move(get_ruleset(ruleset), str(text))
+            card = getattr(move, "card", None)
+            if card is not None and not masks[int(player)] >> card & 1:
+                raise AssertionError(f"deal {entry['deal']}: seat {player} played {text}")
+            state.apply(int(player), move)
+    return list(state.totals)
+
+
+def _replay(transcript: dict[str, Any], key: bytes, options: dict[str, Any]) -> list[int]:
     state = new_match(str(transcript["ruleset"]), int(transcript["num_hands"]), key, options)
     for hand in transcript["hands"]:
         index = int(hand["hand"])
@@ -229,12 +287,24 @@ def verify_deal(
             if not masks[int(player)] >> parse_card(code) & 1:
                 raise AssertionError(f"hand {index + 1}: seat {player} played {code}, not dealt")
             state.apply(int(player), parse_move(code))
-    checked.append("every card played was dealt to the seat that played it")
-    if final_totals is not None:
-        if list(state.totals) != list(final_totals):
-            raise AssertionError(f"replay gives {state.totals}, the match ended {final_totals}")
-        checked.append(f"replaying the published moves gives the final totals {final_totals}")
-    return checked
+    return list(state.totals)
+
+
+def score_sheet(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The view's score sheet as rows of hand, declarer, contract and the points scored
+    (``konturlu``: each row's settled scores; ``international``: under ``scores``)."""
+    if "score_sheet" in view:
+        return list(view["score_sheet"] or [])
+    rows = view.get("sheet") or (view.get("scores") or {}).get("sheet") or []
+    return [
+        {
+            "hand": row["hand"],
+            "declarer": row["declarer"],
+            "contract": str(row.get("contract")),
+            "points": row.get("scores", row.get("points")),
+        }
+        for row in rows
+    ]
 
 
 def describe_event(event: dict[str, Any], names: list[str]) -> str | None:
@@ -294,7 +364,7 @@ class TablePrinter:
     def view(self, view: dict[str, Any]) -> None:
         if self.from_events:
             return
-        sheet = view.get("score_sheet") or []
+        sheet = score_sheet(view)
         for row in sheet[self.sheet_rows :]:
             self.echo(f"  hand {int(row['hand']) + 1} scored: {row['points']}")
         self.sheet_rows = len(sheet)
@@ -324,9 +394,12 @@ def play_computer_match(
     echo: Callable[[str], None] = print,
     timeout: float = 600.0,
     ruleset: str = "standard",
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play a whole computer match as ``client``; return table, final state, transcript."""
-    created = client.create_table("computer", hands=hands, level=level, ruleset=ruleset)
+    created = client.create_table(
+        "computer", hands=hands, level=level, ruleset=ruleset, options=options
+    )
     echo(
         f"table {created['id']}: {ruleset}, {hands} hands, {level} bots; "
         f"deal commitment {created['server_commit']}"
@@ -362,7 +435,7 @@ def play_computer_match(
         raise TimeoutError(f"match {match_id} did not end within {timeout} s")
     printer.events(client.events(match_id, after, wait=0).get("events", []))
     printer.view(state["view"])
-    sheet = state["view"].get("score_sheet") or []
+    sheet = score_sheet(state["view"])
     echo("\nscore sheet:")
     for row in sheet:
         echo(
@@ -374,8 +447,16 @@ def play_computer_match(
     return {"table": table, "state": state, "transcript": transcript, "seat": seat}
 
 
-def play_demo(api: str, hands: int = 8, level: str = "easy", ruleset: str = "standard") -> int:
+def play_demo(
+    api: str,
+    hands: int | None = None,
+    level: str = "easy",
+    ruleset: str = "standard",
+    options: dict[str, Any] | None = None,
+) -> int:
     """Play one match against three computer players at ``api``; print it; verify the deal."""
+    if hands is None:
+        hands = get_ruleset(ruleset).lengths[0]
     try:
         call("GET", api.rstrip("/") + "/healthz", timeout=5)
     except (ApiError, OSError) as exc:
@@ -383,7 +464,7 @@ def play_demo(api: str, hands: int = 8, level: str = "easy", ruleset: str = "sta
         return 2
     client = GameClient(api, name=f"demo-{secrets.token_hex(3)}").sign_up()
     print(f"signed up as {client.name}")
-    result = play_computer_match(client, hands=hands, level=level, ruleset=ruleset)
+    result = play_computer_match(client, hands=hands, level=level, ruleset=ruleset, options=options)
     state = result["state"]
     print(f"\noutcome: {state.get('outcome')}, places {state.get('places')}")
     if state.get("seat_outcomes"):

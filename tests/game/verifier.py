@@ -83,6 +83,10 @@ def hands(key: bytes, deal: int, cards: list[int] = DECK_52) -> list[set[str]]:
     return [{card_code(c) for c in shuffled[per_seat * s : per_seat * (s + 1)]} for s in range(4)]
 
 
+def is_card_code(text: str) -> bool:
+    return len(text) == 2 and text[0] in RANKS and text[1] in SUITS
+
+
 def draw_deck(key: bytes) -> list[int]:
     return shuffle(draw_key(key), DECK_52)
 
@@ -132,11 +136,19 @@ def verify(
     key = match_key(transcript["match_id"], server_seed, [bytes.fromhex(s) for s in seeds])
     first = None
     for entry in transcript["hands"]:
-        dealt = hands(key, entry.get("deal", entry["hand"]))  # (older transcripts: no deal)
+        # A ruleset with its own state lists every move of a deal (calls, bids, cards) and the
+        # deal's deck size; the others list the plays.
+        deck = DECK_32 if entry.get("deck_size") == 32 else DECK_52
+        dealt = hands(key, entry.get("deal", entry["hand"]), deck)  # (older: no deal)
         if first is None:
             first = dealt
         played: set[str] = set()
-        for seat, card in entry["plays"]:
+        plays = (
+            entry["plays"]
+            if "plays" in entry
+            else [(seat, text) for seat, text in entry["moves"] if is_card_code(text)]
+        )
+        for seat, card in plays:
             assert card in dealt[seat], f"hand {entry['hand']}: seat {seat} was not dealt {card}"
             assert card not in played, f"hand {entry['hand']}: {card} played twice"
             played.add(card)

@@ -42,6 +42,7 @@ def build_match(
     fairness: dict[str, Any] | None = None,
     ruleset: str = "standard",
     totals: Sequence[int] | None = None,
+    hands: int = 20,
 ) -> FinishedMatch:
     """A valid message; totals follow the places (a better place has a higher total) unless
     given."""
@@ -72,7 +73,7 @@ def build_match(
         mode=mode,  # type: ignore[arg-type]
         ranked=ranked,
         ruleset=ruleset,
-        hands=20,
+        hands=hands,
         players=tuple(seats),
         started_at=format_utc(ended - timedelta(minutes=40)),
         ended_at=format_utc(ended),

@@ -244,3 +244,25 @@ def test_the_same_players_in_three_rulesets_in_one_batch(store: Store, schema_ur
     two = one + elo.rate_match([one, 1508.0, 1492.0, 1476.0], [1] * 4, [1, 2, 3, 4])[0].delta
     assert rows == [("classic20", one, 1), ("standard", pytest.approx(two), 2),
                     ("traditional", one, 1)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("ruleset", "hands"), [("konturlu", 32), ("international", 10)])
+def test_the_systems_with_their_own_length_are_rated_apart(
+    client: FlaskClient, store: Store, schema_url: str, ruleset: str, hands: int
+) -> None:
+    """Konturlu's 32 hands and the international 10 come through the message, the archive,
+    the rating and the weekly board of their own ruleset."""
+    for i in range(3):
+        ended = MIDWEEK + timedelta(minutes=i)
+        store.ingest(
+            build_match(PLAYERS, (1, 2, 3, 4), ended_at=ended, ruleset=ruleset, hands=hands)
+        )
+    own = client.get(f"/players/ayse/rating?ruleset={ruleset}").get_json()
+    assert own["ruleset"] == ruleset and own["rated_matches"] == 3 and own["rating"] > 1500
+    assert client.get("/players/ayse/rating").get_json()["rated_matches"] == 0
+    board = client.get(f"/weekly/current?ruleset={ruleset}").get_json()
+    assert board["ruleset"] == ruleset
+    assert (board["items"][0]["player_id"], board["items"][0]["matches"]) == ("ayse", 3)
+    assert client.get("/weekly/current").get_json()["items"] == []
+    stored = query(schema_url, "SELECT DISTINCT hands FROM matches WHERE ruleset = %s", [ruleset])
+    assert stored == [(hands,)]

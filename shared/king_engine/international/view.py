@@ -32,6 +32,7 @@ def seat_view(state: InternationalState, seat: int | None) -> dict[str, Any]:
         "options": dict(state.options),
         "num_hands": state.num_hands,
         "hand_index": state.hand_index,
+        "deal": state.deal_no,  # as every ruleset's view names it (no redeals here: the hand)
         "phase": state.phase,
         "version": state.version,
         "first_dealer": state.first,
@@ -45,6 +46,7 @@ def seat_view(state: InternationalState, seat: int | None) -> dict[str, Any]:
         "trump": SUIT_CHARS[state.trump] if state.trump >= 0 else None,
         "declarer": state.declarer if state.phase in (CONTRACT, PLAY) else None,
         "scores": {"totals": state.totals[:], "sheet": [dict(x) for x in state.sheet]},
+        "totals": state.totals[:],  # (also in scores: the name every ruleset's view uses)
         "forfeits": list(state.forfeits),
         "is_over": over,
     }
