@@ -335,7 +335,7 @@ def standing(state: GameState, record: MatchRecord) -> dict[str, Any]:
     if state.ruleset.outcome_labels is not None:
         out.update(
             end_reason=result["end_reason"],
-            king_seat=result["king_seat"],
+            king_seat=result.get("king_seat"),  # (only traditional has a feat)
             seat_outcomes=result["outcome"],
         )
     return out

@@ -43,7 +43,9 @@ def play_computer_match(
             return current, me, shown
         view = current["view"]
         assert view["ruleset"] == ruleset
-        hidden = ("my_cards", "legal_moves", "seat")
+        # The opening draw and a redeal's shown card are public by the rules (konturlu §1.3,
+        # §2.7); everything else outside my hand must have been played.
+        hidden = ("my_cards", "legal_moves", "seat", "draw", "redeals")
         shown.append((view["deal"], cards_in({k: v for k, v in view.items() if k not in hidden})))
         if not current["my_turn"]:
             assert view.get("legal_moves", []) == []
