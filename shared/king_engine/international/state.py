@@ -115,6 +115,7 @@ class InternationalState:
         "dealer_fn",
         "deals",
         "decision",
+        "done",
         "earlier",
         "first",
         "forfeit_at",
@@ -183,6 +184,7 @@ class InternationalState:
     # play
     trick: list[tuple[int, int]]  # (seat, card) of the trick in progress
     last_trick: list[tuple[int, int]]
+    done: list[tuple[list[tuple[int, int]], int]]  # this hand's completed tricks and winners
     led: int
     best: int
     best_seat: int
@@ -243,6 +245,7 @@ class InternationalState:
         self.price = NO_BID
         self.trick = []
         self.last_trick = []
+        self.done = []
         self.led = -1
         self.best = -1
         self.best_seat = -1
@@ -637,6 +640,7 @@ class InternationalState:
                 }
             )
         self.last_trick = trick
+        self.done.append((trick, winner))
         self.trick = []
         self.led = -1
         self.trick_no += 1

@@ -79,6 +79,14 @@ def seat_view(state: InternationalState, seat: int | None) -> dict[str, Any]:
             {
                 "trick": [{"seat": s, "card": CARD_CODES[c]} for s, c in state.trick],
                 "last_trick": [{"seat": s, "card": CARD_CODES[c]} for s, c in state.last_trick],
+                # Every completed trick of the hand (each card was public when played).
+                "tricks": [
+                    {
+                        "plays": [{"seat": s, "card": CARD_CODES[c]} for s, c in trick],
+                        "winner": winner,
+                    }
+                    for trick, winner in state.done
+                ],
                 "trick_no": state.trick_no,
                 "tricks_taken": state.tricks_taken[:],
                 "hand_points": state.running_points(),
