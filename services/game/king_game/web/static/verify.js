@@ -422,7 +422,10 @@ export async function verifyTranscript(transcript, stored, options = {}) {
   const order = [...byIndex.keys()].sort((a, b) => a - b).map((h) => [h, byIndex.get(h), true]);
   for (const [h, entry, wasPlayed] of [...thrown.map(([h, e]) => [h, e, false]), ...order]) {
     const dealNo = Number.isInteger(entry?.deal) ? entry.deal : h;
-    const dealt = await dealHand(key, dealNo);
+    // A 32-card deal (international's deck option) says so; the match's options cover a hand
+    // the transcript leaves out.
+    const size = entry?.deck_size ?? transcript.options?.deck;
+    const dealt = await dealHand(key, dealNo, size === 32 ? DECK_32 : DECK_52);
     // A thrown deal is checked against what this device was shown of that deal, if anything.
     const sighting = wasPlayed ? shown[h] : stored?.deals?.[dealNo];
     if (Number.isInteger(seat) && sighting) {
@@ -442,7 +445,10 @@ export async function verifyTranscript(transcript, stored, options = {}) {
     const owner = new Map();
     dealt.forEach((cards, s) => cards.forEach((c) => owner.set(c, s)));
     const played = new Set();
-    for (const play of entry?.plays || []) {
+    // A ruleset with bids among its moves (international) lists them all as `moves`: the
+    // card codes among them are the plays.
+    const plays = entry?.plays || (entry?.moves || []).filter((m) => /^[2-9TJQKA][CDHS]$/.test(String(m?.[1])));
+    for (const play of plays) {
       const [who, code] = Array.isArray(play) ? play : [play?.seat, play?.card];
       let card;
       try {
