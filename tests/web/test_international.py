@@ -12,6 +12,7 @@ passes on the table and on the history page, and the replay's totals are the mat
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -39,6 +40,12 @@ VALUES = {
          "negative": (-260, -260, -200, -240, -160, -180), "per_seat": 13},
     32: {"plus": 40, "minus": 120, "total": 320, "annul": (95, 75),
          "negative": (-320, -160, -200, -240, -160, -200), "per_seat": 8},
+}  # fmt: skip
+# R3.2 and R5.2: the ladder, lowest first, and what each bid pays.
+LADDER = {
+    52: [("+1", 25), ("+2", 50), ("+3", 75), ("-1", 75), ("+4", 100), ("+5", 125), ("+6", 150),
+         ("-2", 150), ("+7", 175), ("+8", 200)],
+    32: [("+1", 40), ("+2", 80), ("+3", 120), ("-1", 120), ("+4", 160), ("+5", 200)],
 }  # fmt: skip
 READY_JS = """() => {
   const table = document.querySelector('#table');
@@ -144,7 +151,9 @@ class Driver:
         if hand < 6:
             assert sum(row["points"]) == v["negative"][hand], row
             if hand == 0:  # R1.6: a fixed penalty per trick
-                assert row["points"] == [v["negative"][0] // v["per_seat"] * t for t in row["tricks"]]
+                assert row["points"] == [
+                    v["negative"][0] // v["per_seat"] * t for t in row["tricks"]
+                ]
         else:
             assert sum(row["points"]) == v["total"], row
             assert row["points"] == expected_points(row, self.deck), row
@@ -156,6 +165,27 @@ class Driver:
                 assert str(bid_value(row["price"], self.deck)) in rule, rule
             self.shot(f"settlement-{row['outcome']}")
         self.settled.add(hand)
+
+    def check_auction(self, view: dict[str, Any]) -> None:
+        """The auction panel: the ladder of the deck, the top bid marked, the log as the view's
+        (auto moves marked), the auctioneer and the priority order."""
+        panel = self.page.evaluate(
+            """() => ({
+              ladder: [...document.querySelectorAll('#ladder li')].map(
+                li => [li.dataset.bid, +li.dataset.value, li.classList.contains('top')]),
+              log: [...document.querySelectorAll('#auction-log li')].map(
+                li => [+li.dataset.seat, li.dataset.move, li.dataset.auto === '1']),
+              autoBadges: document.querySelectorAll('#auction-log li .badge.auto').length,
+              auctioneer: document.querySelector('#auctioneer').dataset.seat,
+              priority: document.querySelector('#priority').dataset.order })"""
+        )
+        assert panel["ladder"] == [[b, v, b == view["top_bid"]] for b, v in LADDER[self.deck]]
+        log = [[e["seat"], e["move"], e["auto"]] for e in view["auction_log"]]
+        assert panel["log"] == log
+        assert panel["autoBadges"] == sum(1 for e in log if e[2])
+        dealer = view["dealer"]
+        assert panel["auctioneer"] == str(dealer)
+        assert panel["priority"] == ",".join(str((dealer + k) % 4) for k in (1, 2, 3))
 
     def choose(self, phase: str, moves: list[str], view: dict[str, Any]) -> str:
         """Seat 0's auction move: bid once a hand, then pass; as auctioneer annul when the 52-card
@@ -190,6 +220,7 @@ class Driver:
             assert moves == view["legal_moves"], (moves, view["legal_moves"])  # same order too
             phase = str(page.get_attribute("#intl-actions", "data-phase"))
             assert phase == view["phase"]
+            self.check_auction(view)
             self.shot(f"{phase}")
             move = self.choose(phase, moves, view)
             self.auction_moves.append(move)
@@ -203,7 +234,9 @@ class Driver:
             held = page.locator("#hand .card").count()
             assert held == len(view["my_cards"])
             if held == VALUES[self.deck]["per_seat"]:
-                self.shot(f"dealt-hand{view['hand_index']}" if view["hand_index"] in (0, 6) else "dealt")
+                self.shot(
+                    f"dealt-hand{view['hand_index']}" if view["hand_index"] in (0, 6) else "dealt"
+                )
             if view["hand_index"] >= 6 and view["trick_no"] == 1:
                 self.shot("positive-play")
             page.click(f'#hand.active .card.legal[data-card="{cards[0]}"]')
@@ -218,10 +251,8 @@ class Driver:
                 return
             if self.page.locator("#summary-continue").count():
                 self.check_summary()
-                try:
+                with contextlib.suppress(Exception):  # the summary may close itself meanwhile
                     self.page.click("#summary-continue", timeout=2_000)
-                except Exception:  # the summary closed itself meanwhile
-                    pass
                 continue
             self.move()
         raise AssertionError("the match did not end")
@@ -290,9 +321,7 @@ def test_whole_match_in_the_browser(
         # The history page replays the transcript: the same totals, and the deck verifies.
         page.goto(f"{game_server.url}/#/history/{driver.match_id}")
         page.wait_for_selector("#replay-verify-pass, #replay-verify-fail", timeout=30_000)
-        assert page.locator("#replay-verify-pass").count() == 1, page.inner_text(
-            "#replay-verify"
-        )
+        assert page.locator("#replay-verify-pass").count() == 1, page.inner_text("#replay-verify")
         for seat, total in enumerate(totals):
             text = page.inner_text(f'#replay-standings li[data-seat="{seat}"]')
             assert text.split(" — ")[1].split(" ")[0] == str(total), text

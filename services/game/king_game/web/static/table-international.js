@@ -81,8 +81,14 @@ export function adaptView(view) {
       ...(last.length === 4 ? [{ leader: last[0].seat, plays: last, winner: trickWinner(last, view.trump) }] : []),
     ],
     totals: view.scores?.totals || [0, 0, 0, 0],
-    score_sheet: (view.scores?.sheet || []).map((row) => ({ ...row, contract: row.outcome === "annulled" ? "annulled" : row.contract })),
+    score_sheet: (view.scores?.sheet || []).map((row) => ({
+      ...row,
+      contract: row.outcome === "annulled" ? "annulled" : row.contract,
+      positive: row.hand >= NEGATIVE_HANDS,
+    })),
     declarer: view.declarer ?? view.dealer,
+    // The header names the auction until the contract is named.
+    contract: view.contract ?? (AUCTION_PHASES.has(view.phase) ? "auction" : null),
   };
 }
 

@@ -527,7 +527,7 @@ export function matchPage(matchId) {
                 h(
                   "td",
                   {},
-                  row.contract === "trump" ? "● " : "▲ ",
+                  row.contract === "trump" || row.positive ? "● " : "▲ ",
                   contractLabel(row.contract, row.trump),
                   // traditional: the hand the King feat cut short.
                   row.partial ? h("span", { class: "partial", title: t("partial_row") }, " ♛") : null,
