@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from .live_game import call, game_service
-from .play import sign_in_as_guest
+from .play import horizontal_overflow, sign_in_as_guest
 from .servers import LiveServer
 from .test_turkish import english_on
 
@@ -222,6 +222,12 @@ class Driver:
             assert phase == view["phase"]
             self.check_auction(view)
             self.shot(f"{phase}")
+            if self.tag.endswith("tr") and "phone" not in self.shots:
+                # The auction on a phone: the panel and the buttons stay inside the screen.
+                page.set_viewport_size({"width": 390, "height": 844})
+                self.shot("phone")
+                assert horizontal_overflow(page) == []
+                page.set_viewport_size({"width": 1280, "height": 900})
             move = self.choose(phase, moves, view)
             self.auction_moves.append(move)
             page.click(f'#intl-actions button[data-move="{move}"]')
@@ -317,6 +323,12 @@ def test_whole_match_in_the_browser(
         page.wait_for_selector("#verify-pass, #verify-fail")
         driver.shot("end", once=False)
         assert page.locator("#verify-pass").count() == 1, page.inner_text("#verify-result")
+        # R1.2: the first dealer is the opening draw's, re-drawn on this device.
+        label = "first dealer" if lang == "en" else "ilk dağıtıcı"
+        checks = page.locator("#verify-result .checks li").all_inner_texts()
+        first_dealer = [c for c in checks if c.startswith(f"✔ {label}: ")]
+        assert len(first_dealer) == 1, checks
+        assert f" {view['first_dealer']}" in first_dealer[0], (first_dealer, view["first_dealer"])
 
         # The history page replays the transcript: the same totals, and the deck verifies.
         page.goto(f"{game_server.url}/#/history/{driver.match_id}")

@@ -121,7 +121,8 @@ export function auctionPanel(view, match, me) {
   else if (view.buyer !== null && view.buyer !== undefined) {
     lines.push(fmt(t("intl_bought"), { name: name(view.buyer), bid: bidText(view.price), n: bidValue(view.price, view.deck), dealer: name(dealer) }));
   } else if (view.decision) lines.push(fmt(t("intl_kept"), { name: name(dealer) }));
-  if (view.contract) lines.push(fmt(t("intl_contract_is"), { contract: contractLabel(view.contract) }));
+  // (the engine names the contract once play starts; before that the table's header says "auction")
+  if (view.phase === "play" && view.contract) lines.push(fmt(t("intl_contract_is"), { contract: contractLabel(view.contract) }));
   else if (view.phase === "contract") lines.push(fmt(t("intl_declares"), { name: name(view.declarer) }));
   return h(
     "section",

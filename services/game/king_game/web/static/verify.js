@@ -272,6 +272,9 @@ const MESSAGES = {
     not_dealt: (hand, who, card, owner) => `${hand}: seat ${who} played ${card}, which was dealt to seat ${owner}`,
     hands_ok: (n) => `${n} hand(s) shown to this device re-dealt`,
     plays_ok: (n) => `every play of ${n} hand(s) checked against the deal`,
+    check_first_dealer: "first dealer",
+    first_dealer_ok: (s) => `the opening draw gives seat ${s}`,
+    first_dealer_differs: (got, said) => `the opening draw gives seat ${got}, but the transcript says seat ${said}`,
   },
   tr: {
     check_spec: "dağıtım tanımı",
@@ -305,6 +308,9 @@ const MESSAGES = {
     not_dealt: (hand, who, card, owner) => `${hand}: ${who}. koltuk ${card} oynadı, ama o kart ${owner}. koltuğa dağıtılmıştı`,
     hands_ok: (n) => `bu cihaza gösterilen ${n} el yeniden dağıtıldı`,
     plays_ok: (n) => `${n} elin her kartı dağıtımla karşılaştırıldı`,
+    check_first_dealer: "ilk dağıtıcı",
+    first_dealer_ok: (s) => `açılış çekilişi ${s}. koltuğu veriyor`,
+    first_dealer_differs: (got, said) => `açılış çekilişi ${got}. koltuğu veriyor, ama döküm ${said}. koltuk diyor`,
   },
 };
 
@@ -406,6 +412,14 @@ export async function verifyTranscript(transcript, stored, options = {}) {
 
   // 3 and 4. Re-deal every hand; our cards are the ones shown; every play was dealt, once.
   const key = await matchKey(transcript.match_id, serverSeed, clientSeeds);
+  // international: the first dealer is the opening draw's winner (RULES-international.md R1.2).
+  if (transcript.ruleset === "international") {
+    const draw = await openingDraw(key);
+    if (draw.winner !== transcript.first_declarer) {
+      fail("first_dealer", null, say.first_dealer_differs(draw.winner, transcript.first_declarer));
+    }
+    record("first_dealer", say.first_dealer_ok(draw.winner));
+  }
   const hands = Array.isArray(transcript.hands) ? transcript.hands : [];
   const shown = stored?.hands || {};
   // Each hand's deal that was played (the last listed for it); the deals thrown away by a
