@@ -21,6 +21,9 @@ from typing import Any
 
 import pytest
 
+from king_engine import deal as kingdeal
+from king_engine import format_cards
+
 from .live_game import call, game_service
 from .play import horizontal_overflow, sign_in_as_guest
 from .servers import LiveServer
@@ -343,3 +346,114 @@ def test_whole_match_in_the_browser(
         assert errors == []
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- the client's own rules code
+
+# RULES-international.md R4.4 and §5 (W1-W9): auctioneer, buyer, price, contract, tricks and the
+# scores the spec states for them.
+WORKED = [
+    ("W1", 52, {"dealer": 2, "buyer": 0, "price": "+5", "contract": "trump:S",
+                "tricks": [6, 2, 3, 2]}, [25, 50, 200, 50]),
+    ("W2", 52, {"dealer": 3, "buyer": 1, "price": "-2", "contract": "minus",
+                "tricks": [4, 3, 4, 2]}, [25, -50, 25, 325]),
+    ("W3", 52, {"dealer": 0, "buyer": 2, "price": "+7", "contract": "notrump",
+                "tricks": [5, 3, 4, 1]}, [300, 75, -75, 25]),
+    ("W4", 52, {"dealer": 1, "buyer": None, "price": None, "contract": "trump:H",
+                "tricks": [1, 7, 3, 2]}, [25, 175, 75, 50]),
+    ("W5", 52, {"dealer": 2, "buyer": None, "price": None, "contract": None,
+                "tricks": [0, 0, 0, 0], "outcome": "annulled"}, [75, 75, 100, 75]),
+    ("W6", 52, {"dealer": 0, "buyer": 1, "price": "+8", "contract": "trump:D",
+                "tricks": [1, 10, 1, 1]}, [225, 50, 25, 25]),
+    ("W7", 52, {"dealer": 0, "buyer": 3, "price": "+8", "contract": "trump:C",
+                "tricks": [2, 1, 1, 9]}, [250, 25, 25, 25]),
+    ("W8", 52, {"dealer": 1, "buyer": None, "price": None, "contract": "minus",
+                "tricks": [5, 1, 4, 3]}, [-50, 250, 25, 100]),
+    ("W9", 32, {"dealer": 2, "buyer": 0, "price": "+4", "contract": "trump:D",
+                "tricks": [4, 1, 2, 1]}, [0, 40, 240, 40]),
+]  # fmt: skip
+
+SETTLE_JS = """async (cases) => {
+  const m = await import('/web/table-international.js');
+  return cases.map(([size, row]) => {
+    const s = m.settlementOf({ hand: 6, outcome: 'played', points: [0, 0, 0, 0], ...row }, size);
+    return [s.kind, s.base.map((b, i) => b + s.payment[i])];
+  });
+}"""
+
+
+def test_settlement_of_the_worked_examples(page: Any, static_server: LiveServer) -> None:
+    """The table's base + payment is the spec's score in every worked case (R4.2, R5.2)."""
+    page.goto(static_server.url + "/web/config.json")
+    got = page.evaluate(SETTLE_JS, [[size, row] for _, size, row, _ in WORKED])
+    for (name, _, row, want), (kind, scores) in zip(WORKED, got, strict=True):
+        assert scores == want, name
+        assert kind == ("annulled" if row.get("outcome") else "minus" if row["contract"] == "minus"
+                        else "plus"), name  # fmt: skip
+
+
+def test_ladder_and_trick_winner(page: Any, static_server: LiveServer) -> None:
+    """A1's ladder and values on both decks; P3: with hearts trumps K♥ beats 2♥ and the led A♣."""
+    page.goto(static_server.url + "/web/config.json")
+    got = page.evaluate(
+        """async () => {
+          const m = await import('/web/table-international.js');
+          const values = (size) => m.LADDER.slice(0, m.DECKS[size].ladder).map(
+            (b) => [b, m.bidValue(b, size)]);
+          const plays = [['AC', 0], ['2H', 1], ['KH', 2], ['3C', 3]].map(
+            ([card, seat]) => ({ seat, card }));
+          return { v52: values(52), v32: values(32), p3: m.trickWinner(plays, 'H'),
+                   nt: m.trickWinner(plays, null) };
+        }"""
+    )
+    assert got["v52"] == [list(x) for x in LADDER[52]]
+    assert got["v32"] == [list(x) for x in LADDER[32]]
+    assert got["p3"] == 2 and got["nt"] == 0
+
+
+VERIFY_JS = """async ([transcript, stored]) => {
+  const v = await import('/web/verify.js');
+  const r = await v.verifyTranscript(transcript, stored, { lang: 'en' });
+  return { ok: r.ok, checks: r.checks.map((c) => [c.check, c.ok]),
+           problems: r.problems.map((p) => p.check) };
+}"""
+
+
+def test_verify_deck_on_an_international_32_card_transcript(
+    page: Any, static_server: LiveServer
+) -> None:
+    """Verify deck re-deals a 32-card international deal (FAIRNESS.md's inputs), takes the card
+    codes among its moves as the plays, and re-draws the first dealer; each wrong fact fails."""
+    match_id = "00112233-4455-6677-8899-aabbccddeeff"
+    server_seed = bytes(range(32))
+    seeds = [bytes([b]) * 32 for b in (0x11, 0x22, 0x33, 0x44)]
+    key = kingdeal.match_key(match_id, server_seed, seeds)
+    first = kingdeal.opening_draw(key).winner
+    hands = [format_cards(mask).split() for mask in kingdeal.deal_hand(key, 0, kingdeal.DECK_32)]
+    # FAIRNESS.md's 32-card vector, deal 0, seat 0
+    assert sorted(hands[0]) == sorted(["7C", "JD", "QD", "8H", "KH", "8S", "9S", "AS"])
+    moves = [[s, hands[s][k]] for k in range(8) for s in range(4)]
+    positive = [[1, "pass"], [2, "bid:+1"], [3, "pass"], [0, "accept"], [2, "contract:notrump"]]
+    transcript = {
+        "spec": "KINGDEAL-v1", "match_id": match_id,
+        "server_commit": kingdeal.server_commit(match_id, server_seed),
+        "server_seed": server_seed.hex(), "client_seeds": [c.hex() for c in seeds],
+        "seed_sources": ["client"] * 4, "ruleset": "international", "num_hands": 10,
+        "options": {"deck": 32, "annul_condition": "top_below_plus3"}, "first_declarer": first,
+        "hands": [{"deal": 0, "hand": 0, "deck_size": 32, "dealer": first, "ended": "played",
+                   "moves": positive + moves, "contract": "no_tricks"}],
+    }  # fmt: skip
+    stored = {"matchId": match_id, "commitment": transcript["server_commit"], "seat": 0,
+              "seed": seeds[0].hex(), "hands": {"0": hands[0]}}  # fmt: skip
+    page.goto(static_server.url + "/web/config.json")
+    good = page.evaluate(VERIFY_JS, [transcript, stored])
+    assert good["ok"], good
+    assert ["first_dealer", True] in good["checks"]
+
+    wrong_dealer = {**transcript, "first_declarer": (first + 1) % 4}
+    assert page.evaluate(VERIFY_JS, [wrong_dealer, stored])["problems"] == ["first_dealer"]
+    stolen = [[(s + 1) % 4, card] if i == 0 else [s, card] for i, (s, card) in enumerate(moves)]
+    other_plays = {**transcript, "hands": [{**transcript["hands"][0], "moves": stolen}]}
+    assert page.evaluate(VERIFY_JS, [other_plays, stored])["problems"] == ["plays"]
+    as_52 = {**transcript, "hands": [{**transcript["hands"][0], "deck_size": 52}]}
+    assert "own_hands" in page.evaluate(VERIFY_JS, [as_52, stored])["problems"]
