@@ -49,6 +49,9 @@ export function trickWinner(plays, trump) {
 // the hand as dealt (Verify deck) and what is still held while the playback catches up.
 const playedByHand = new Map();
 
+/** A new table page: forget the cards seen played at another match. */
+export const forgetPlayed = () => playedByHand.clear();
+
 function myPlayedCards(view, plays, last) {
   if (view.seat === null || view.seat === undefined) return [];
   const key = view.hand_index;

@@ -15,7 +15,7 @@ import { PACES, Playback, pace, setPace } from "./table-playback.js";
 import { contractPicker, loadRules, pickMarks } from "./table-picker.js";
 import { callsOf, callsPanel, handSummary, lastTrickPanel, positionOf, standings, tableNotes, verifyPanel } from "./table-parts.js";
 import { verifyTranscript } from "./verify.js";
-import { actionPanel, adaptView, auctionPanel, isInternational, scoresPanel, settlementSummary } from "./table-international.js";
+import { actionPanel, adaptView, auctionPanel, forgetPlayed, isInternational, scoresPanel, settlementSummary } from "./table-international.js";
 
 const FOUR_COLOUR = "king.fourColour";
 // A view newer than every event played out waits this long for its events, then is shown.
@@ -83,6 +83,7 @@ export function matchPage(matchId) {
   const root = h("div", { class: "table-page", id: "table" }, "…");
   fill(app, root);
   setLastMatch(matchId);
+  forgetPlayed();
   const playback = new Playback(0, (model, kind) => (kind === "idle" ? reconcile() : render()));
   let graceTimer = null;
 
