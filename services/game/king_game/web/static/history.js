@@ -17,6 +17,7 @@ import { loadRecord, loadSession } from "./store.js";
 import { fmt } from "./strings-lists.js";
 import { outcomeText, reasonText } from "./table-parts.js";
 import { verifyTranscript } from "./verify.js";
+import { auctionLine, replayInternational } from "./table-international.js";
 
 // ------------------------------------------------------------------ the rules of a trick
 
@@ -160,6 +161,7 @@ export function historyPage(matchId) {
   }
 
   const name = (s) => seatName({ seats: state.facts.seats, level: state.facts.level }, s, state.facts.me);
+  const transcriptEntry = (i) => (state.transcript.ruleset === "international" ? state.transcript.hands[i] : null);
 
   function handTabs() {
     return h(
@@ -330,6 +332,8 @@ export function historyPage(matchId) {
             h("span", { class: "muted" }, ` · ${t("declarer")}: ${name(hand.declarer)}`),
             hand.deal !== hand.hand ? h("span", { class: "muted" }, ` · ${fmt(t("deal_no"), { n: hand.deal + 1 })}`) : null,
           ),
+          // international: the hand's auction, as said at the table.
+          transcriptEntry(state.hand) ? auctionLine(transcriptEntry(state.hand), name) : null,
           hand.thrown
             ? h(
                 "p",
@@ -374,7 +378,8 @@ export function historyPage(matchId) {
     }
     const facts = await matchFacts(matchId, archived);
     if (state.closed) return;
-    Object.assign(state, { transcript, facts, replay: (transcript.hands || []).map(replayHand) });
+    const replayOf = transcript.ruleset === "international" ? (entry) => replayInternational(entry, transcript) : replayHand;
+    Object.assign(state, { transcript, facts, replay: (transcript.hands || []).map(replayOf) });
     draw();
     // The deck check: with this device's record (it sat at this match) the full Verify deck;
     // without one, the transcript against itself, minus what only the record can prove.

@@ -3,6 +3,7 @@
 
 import { STRINGS as LISTS } from "./strings-lists.js";
 import { STRINGS as TABLE } from "./strings-table.js";
+import { STRINGS as INTERNATIONAL } from "./strings-international.js";
 
 export const CONTRACT_NAMES = {
   tricks: "El Almaz",
@@ -301,7 +302,7 @@ const LABELS = {
   },
 };
 
-for (const part of [LISTS, TABLE]) {
+for (const part of [LISTS, TABLE, INTERNATIONAL]) {
   for (const code of Object.keys(LABELS)) Object.assign(LABELS[code], part[code]);
 }
 
@@ -332,7 +333,9 @@ function known(key, fallback) {
 
 export function contractLabel(code, trump) {
   if (!code) return "—";
-  const name = CONTRACT_NAMES[code] || code;
+  // international: "trump:S"; its other contracts have their names in the catalogue.
+  if (code.startsWith("trump:")) return `${t("contract_trump_intl")} ${SUIT_SYMBOLS[code[6]] || code[6]}`;
+  const name = CONTRACT_NAMES[code] || known(`contract_${code}`, code);
   return code === "trump" && trump ? `${name} ${SUIT_SYMBOLS[trump] || trump}` : name;
 }
 

@@ -44,14 +44,15 @@ export function beginRecord(matchId, commitment, seed) {
   return record;
 }
 
-/** Remember the 13 cards this seat was dealt in hand `h` (from a view of that hand), on deal
- * number `deal` (the hand's number unless a traditional hand was redealt or replayed). */
-export function rememberHand(matchId, seat, h, cards, deal = h) {
+/** Remember the 13 cards (`size`: 8 with a 32-card deck) this seat was dealt in hand `h` (from a
+ * view of that hand), on deal number `deal` (the hand's number unless a traditional hand was
+ * redealt or replayed). */
+export function rememberHand(matchId, seat, h, cards, deal = h, size = 13) {
   const record = loadRecord(matchId);
   if (!record) return;
   if (record.seat === null || record.seat === undefined) record.seat = seat;
   const sorted = [...new Set(cards)].sort();
-  if (sorted.length !== 13) return;
+  if (sorted.length !== size) return;
   // The first complete sighting of each deal is kept: a later, different one is what
   // verification catches. `hands[h]` is the hand slot's latest deal (the one played).
   record.deals = record.deals || {};

@@ -36,6 +36,11 @@ export function penaltyCards(contract, cards) {
     queens: (c) => c[0] === "Q",
     boys: (c) => c[0] === "K" || c[0] === "J",
     king_of_hearts: (c) => c === "KH",
+    // international's negative hands (RULES-international.md R1.6)
+    no_hearts: (c) => c[1] === "H",
+    no_queens: (c) => c[0] === "Q",
+    no_kings_jacks: (c) => c[0] === "K" || c[0] === "J",
+    no_king_of_hearts: (c) => c === "KH",
   }[contract];
   return test ? cards.filter(test) : [];
 }

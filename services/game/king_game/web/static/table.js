@@ -15,6 +15,7 @@ import { PACES, Playback, pace, setPace } from "./table-playback.js";
 import { contractPicker, loadRules, pickMarks } from "./table-picker.js";
 import { callsOf, callsPanel, handSummary, lastTrickPanel, positionOf, standings, tableNotes, verifyPanel } from "./table-parts.js";
 import { verifyTranscript } from "./verify.js";
+import { actionPanel, adaptView, auctionPanel, forgetPlayed, isInternational, scoresPanel, settlementSummary } from "./table-international.js";
 
 const FOUR_COLOUR = "king.fourColour";
 // A view newer than every event played out waits this long for its events, then is shown.
@@ -23,7 +24,8 @@ const EVENT_GRACE_MS = 1500;
 const WARN_MS = 10_000;
 
 function normalize(data) {
-  const view = data.view || null;
+  // international: the engine's own view, with the fields the table reads added.
+  const view = adaptView(data.view || null);
   const clock = data.clock || {};
   const serverNow = clock.server_time_ms ?? Date.now();
   return { view, match: data, clock, serverNow, version: data.version };
@@ -81,6 +83,7 @@ export function matchPage(matchId) {
   const root = h("div", { class: "table-page", id: "table" }, "…");
   fill(app, root);
   setLastMatch(matchId);
+  forgetPlayed();
   const playback = new Playback(0, (model, kind) => (kind === "idle" ? reconcile() : render()));
   let graceTimer = null;
 
@@ -120,9 +123,9 @@ export function matchPage(matchId) {
       }
       playback.seat = view.seat;
       const cards = myOriginalHand(view);
-      if (cards.length === 13 && view.phase !== "over") {
+      if (cards.length === (view.cards_per_seat ?? 13) && view.phase !== "over") {
         state.originals[view.hand] = cards;
-        rememberHand(matchId, view.seat, view.hand, cards, view.deal ?? view.hand);
+        rememberHand(matchId, view.seat, view.hand, cards, view.deal ?? view.hand, view.cards_per_seat ?? 13);
       }
       if (!playback.model) playback.sync(view, data.version);
       reconcile();
@@ -224,7 +227,12 @@ export function matchPage(matchId) {
         "div",
         { class: "board" },
         h("div", { class: "play" }, trickArea(view, match, me, model, live, over), over ? null : hand(view, model, me, live)),
-        h("div", { class: "side-col" }, sidePanel(shownView(view, model, over), match, me, model), scoreSheet(shownView(view, model, over), match, me, model)),
+        h(
+          "div",
+          { class: "side-col" },
+          isInternational(view) ? [scoresPanel(view, match, me, model, nameBlock), model.hand === view.hand ? auctionPanel(view, match, me) : null] : sidePanel(shownView(view, model, over), match, me, model),
+          scoreSheet(shownView(view, model, over), match, me, model),
+        ),
       ),
       over ? standings(view, match, me) : null,
       over ? verifyPanel(state.verify, runVerify) : null,
@@ -358,10 +366,18 @@ export function matchPage(matchId) {
     const collect = trick.collecting && trick.winner !== null ? ` collect to-${positionOf(trick.winner, me, view.ruleset)}` : "";
     const choosing = live && !over && view.phase === "contract" && match.my_turn && (view.allowed_contracts || []).length;
     // traditional's calls: a redeal round, a King announcement, or the Kupa declarer's request.
-    const calling = live && !over && match.my_turn && callsOf(view).length > 0;
+    const intl = isInternational(view);
+    const calling = !intl && live && !over && match.my_turn && callsOf(view).length > 0;
+    const summaryOptions = { last: model.summary?.hand + 1 >= view.hands_in_match, onContinue: () => playback.proceed() };
+    // international: the auction's and the contract's moves (legal_moves only).
+    const bidding = intl && live && !over && match.my_turn ? actionPanel(view, send, state.busy) : null;
     const centre = model.summary
-      ? handSummary(model.summary, match, me, { last: model.summary.hand + 1 >= view.hands_in_match, onContinue: () => playback.proceed() })
-      : choosing
+      ? intl
+        ? settlementSummary(model.summary, view, match, me, summaryOptions)
+        : handSummary(model.summary, match, me, summaryOptions)
+      : bidding
+        ? bidding
+        : choosing
         ? contractPicker(view, me, send)
         : calling
           ? callsPanel(view, send, state.busy)
@@ -512,7 +528,7 @@ export function matchPage(matchId) {
                 h(
                   "td",
                   {},
-                  row.contract === "trump" ? "● " : "▲ ",
+                  row.contract === "trump" || row.positive ? "● " : "▲ ",
                   contractLabel(row.contract, row.trump),
                   // traditional: the hand the King feat cut short.
                   row.partial ? h("span", { class: "partial", title: t("partial_row") }, " ♛") : null,

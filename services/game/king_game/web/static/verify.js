@@ -272,6 +272,9 @@ const MESSAGES = {
     not_dealt: (hand, who, card, owner) => `${hand}: seat ${who} played ${card}, which was dealt to seat ${owner}`,
     hands_ok: (n) => `${n} hand(s) shown to this device re-dealt`,
     plays_ok: (n) => `every play of ${n} hand(s) checked against the deal`,
+    check_first_dealer: "first dealer",
+    first_dealer_ok: (s) => `the opening draw gives seat ${s}`,
+    first_dealer_differs: (got, said) => `the opening draw gives seat ${got}, but the transcript says seat ${said}`,
   },
   tr: {
     check_spec: "dağıtım tanımı",
@@ -305,6 +308,9 @@ const MESSAGES = {
     not_dealt: (hand, who, card, owner) => `${hand}: ${who}. koltuk ${card} oynadı, ama o kart ${owner}. koltuğa dağıtılmıştı`,
     hands_ok: (n) => `bu cihaza gösterilen ${n} el yeniden dağıtıldı`,
     plays_ok: (n) => `${n} elin her kartı dağıtımla karşılaştırıldı`,
+    check_first_dealer: "ilk dağıtıcı",
+    first_dealer_ok: (s) => `açılış çekilişi ${s}. koltuğu veriyor`,
+    first_dealer_differs: (got, said) => `açılış çekilişi ${got}. koltuğu veriyor, ama döküm ${said}. koltuk diyor`,
   },
 };
 
@@ -406,6 +412,14 @@ export async function verifyTranscript(transcript, stored, options = {}) {
 
   // 3 and 4. Re-deal every hand; our cards are the ones shown; every play was dealt, once.
   const key = await matchKey(transcript.match_id, serverSeed, clientSeeds);
+  // international: the first dealer is the opening draw's winner (RULES-international.md R1.2).
+  if (transcript.ruleset === "international") {
+    const draw = await openingDraw(key);
+    if (draw.winner !== transcript.first_declarer) {
+      fail("first_dealer", null, say.first_dealer_differs(draw.winner, transcript.first_declarer));
+    }
+    record("first_dealer", say.first_dealer_ok(draw.winner));
+  }
   const hands = Array.isArray(transcript.hands) ? transcript.hands : [];
   const shown = stored?.hands || {};
   // Each hand's deal that was played (the last listed for it); the deals thrown away by a
@@ -422,7 +436,10 @@ export async function verifyTranscript(transcript, stored, options = {}) {
   const order = [...byIndex.keys()].sort((a, b) => a - b).map((h) => [h, byIndex.get(h), true]);
   for (const [h, entry, wasPlayed] of [...thrown.map(([h, e]) => [h, e, false]), ...order]) {
     const dealNo = Number.isInteger(entry?.deal) ? entry.deal : h;
-    const dealt = await dealHand(key, dealNo);
+    // A 32-card deal (international's deck option) says so; the match's options cover a hand
+    // the transcript leaves out.
+    const size = entry?.deck_size ?? transcript.options?.deck;
+    const dealt = await dealHand(key, dealNo, size === 32 ? DECK_32 : DECK_52);
     // A thrown deal is checked against what this device was shown of that deal, if anything.
     const sighting = wasPlayed ? shown[h] : stored?.deals?.[dealNo];
     if (Number.isInteger(seat) && sighting) {
@@ -442,7 +459,10 @@ export async function verifyTranscript(transcript, stored, options = {}) {
     const owner = new Map();
     dealt.forEach((cards, s) => cards.forEach((c) => owner.set(c, s)));
     const played = new Set();
-    for (const play of entry?.plays || []) {
+    // A ruleset with bids among its moves (international) lists them all as `moves`: the
+    // card codes among them are the plays.
+    const plays = entry?.plays || (entry?.moves || []).filter((m) => /^[2-9TJQKA][CDHS]$/.test(String(m?.[1])));
+    for (const play of plays) {
       const [who, code] = Array.isArray(play) ? play : [play?.seat, play?.card];
       let card;
       try {
