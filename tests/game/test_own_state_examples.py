@@ -274,3 +274,154 @@ def test_international_w1_through_the_move_endpoint(client) -> None:
     expected[buyer] -= 125
     expected[D] += 125
     assert row["points"] == expected and sum(row["points"]) == 325
+
+
+# Each worked example's auction as (seat relative to the auctioneer D, move); then the buyer
+# (relative seat, or None) and the price paid in points, or "annul".
+W = {
+    "W1": (
+        [
+            (1, "bid:+2"),
+            (2, "bid:+4"),
+            (3, "pass"),
+            (1, "bid:+4"),
+            (2, "bid:+5"),
+            (1, "pass"),
+            (0, "accept"),
+            (2, "contract:trump:S"),
+        ],
+        2,
+        125,
+    ),
+    "W2": (
+        [
+            (1, "bid:+3"),
+            (2, "bid:-1"),
+            (3, "bid:+6"),
+            (1, "bid:+6"),
+            (2, "bid:-2"),
+            (3, "pass"),
+            (1, "pass"),
+            (0, "accept"),
+        ],
+        2,
+        150,
+    ),  # contract:minus is automatic
+    "W3": (
+        [(1, "pass"), (2, "bid:+7"), (3, "pass"), (0, "accept"), (2, "contract:notrump")],
+        2,
+        175,
+    ),
+    "W4": (
+        [(1, "bid:+3"), (2, "pass"), (3, "pass"), (0, "refuse"), (0, "contract:trump:H")],
+        None,
+        0,
+    ),
+    "W5": ([(1, "bid:+1"), (2, "pass"), (3, "bid:+2"), (1, "pass"), (0, "annul")], None, "annul"),
+    # +8 is matched; the lower seats pass automatically and +8 is accepted automatically
+    "W6": ([(1, "bid:+1"), (2, "bid:+8"), (1, "bid:+8"), (1, "contract:trump:D")], 1, 200),
+    "W7": (
+        [
+            (1, "bid:+2"),
+            (2, "bid:+3"),
+            (3, "bid:-1"),
+            (1, "pass"),
+            (2, "bid:-1"),
+            (3, "pass"),
+            (0, "ultimatum:+8"),
+            (1, "decline"),
+            (2, "decline"),
+            (3, "take"),
+            (3, "contract:trump:C"),
+        ],
+        3,
+        200,
+    ),
+    "W8": (
+        [
+            (1, "pass"),
+            (2, "pass"),
+            (3, "pass"),
+            (0, "ultimatum:+4"),
+            (1, "decline"),
+            (2, "decline"),
+            (3, "decline"),
+            (0, "contract:minus"),
+        ],
+        None,
+        0,
+    ),
+    "W9": (
+        [
+            (1, "bid:+2"),
+            (2, "bid:-1"),
+            (3, "pass"),
+            (1, "bid:-1"),
+            (2, "bid:+4"),
+            (1, "pass"),
+            (0, "accept"),
+            (2, "contract:trump:D"),
+        ],
+        2,
+        160,
+    ),
+}
+
+
+def expected_scores(row: dict[str, Any], dealer: int, example: str, deck: int) -> list[int]:
+    """R2.7, R4.2 and R5.2 applied to the tricks the hand's row reports."""
+    buyer, price = W[example][1], W[example][2]
+    if price == "annul":
+        return [(100 if deck == 52 else 95) if s == dealer else 75 for s in range(4)]
+    unit, minus_unit, start = (25, 75, 325) if deck == 52 else (40, 120, 320)
+    tricks = row["tricks"]
+    if row["contract"] == "minus":
+        scores = [start - minus_unit * t for t in tricks]
+    else:
+        scores = [unit * t for t in tricks]
+    if buyer is not None:
+        scores[(dealer + buyer) % 4] -= int(price)
+        scores[dealer] += int(price)
+    return scores
+
+
+@pytest.mark.parametrize(
+    ("deck", "examples"),
+    [(52, ["W1", "W2", "W3", "W4"]), (52, ["W5", "W6", "W7", "W8"]), (32, ["W9"])],
+    ids=["W1-W4", "W5-W8", "W9"],
+)
+def test_international_worked_auctions_through_the_move_endpoint(client, deck, examples) -> None:
+    """The examples' auctions on the positive hands of one live match each: every move goes
+    through the endpoint (the automatic ones are not sent), and each hand scores as the
+    settlement formulas say for its tricks (they sum to 325, or 320)."""
+    players = [signup(client) for _ in range(4)]
+    table = start_live_match(client, players, 10, ruleset="international", options={"deck": deck})
+    match_id = table["id"]
+    rng = random.Random(deck + len(examples))
+    for offset, example in enumerate(examples):
+        hand = 6 + offset
+        body = play_on(client, match_id, players, lambda v, h=hand: v["hand_index"] == h, rng)
+        dealer = body["view"]["dealer"]
+        for step, (relative, move) in enumerate(W[example][0]):
+            seat = (dealer + relative) % 4
+            answer = send(client, match_id, players[seat], move)
+            assert answer.status_code == 200, (example, step, move, answer.get_json())
+        if W[example][2] == "annul":
+            after = view(client, match_id, players[0])["view"]
+            assert after["hand_index"] == hand + 1 or after["phase"] == "over"
+        else:
+            current = view(client, match_id, players[0])["view"]
+            assert (
+                current["phase"] == "play"
+                and current["turn" if "turn" in current else "to_act"] == dealer
+            )
+        done = play_on(
+            client,
+            match_id,
+            players,
+            lambda v, h=hand: v["hand_index"] > h or v["phase"] == "over",
+            rng,
+        )
+        row = done["view"]["scores"]["sheet"][hand]
+        assert row["points"] == expected_scores(row, dealer, example, deck), example
+        assert sum(row["points"]) == (325 if deck == 52 else 320)
