@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tests.engine.konturlu.oracle import settle_scores
+
 from . import verifier
 from .helpers import CARD_CODES, cards_in, signup
 
@@ -107,3 +109,14 @@ def test_a_konturlu_computer_match_is_played_to_the_end(client, bot_worker, swee
     totals = final["view"]["totals"]
     assert final["seat_outcomes"] == ["cikar" if t >= 0 else "batar" for t in totals]
     assert final["end_reason"] == "played_out"
+    # Each hand is settled as the tests' own statement of §5 says, from the points the hand's
+    # row reports and its pair relation; the totals start at +122.
+    sheet = final["view"]["sheet"]
+    assert len(sheet) == 32
+    for row in sheet:
+        multipliers = {
+            frozenset(int(s) for s in pair.split("-")): 1 if rel == "kontur" else 2
+            for pair, rel in row["pairs"].items()
+        }
+        assert row["scores"] == settle_scores(row["contract"], row["points"], multipliers), row
+    assert [122 + sum(row["scores"][s] for row in sheet) for s in range(4)] == totals
