@@ -295,7 +295,7 @@ def test_medium_declines_a_losing_challenge_and_takes_a_winning_one() -> None:
 
 
 def test_medium_picks_koz_with_a_long_strong_suit() -> None:
-    hand = "AS KS QS JS TS 9S 8S 7S AH KH AD KD AC".split()
+    hand = ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH", "AD", "KD", "AC"]
     legal = ["el", "kupa", "erkek", "kiz", "rifki", "soniki"]
     legal += [f"koz:{s}" for s in "SHDC"] + [f"durt:{r}" for r in "23456789TJQKA"]
     view = {"ruleset": "konturlu", "phase": "contract", "seat": 2, "declarer": 2,

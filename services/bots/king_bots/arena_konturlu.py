@@ -62,7 +62,7 @@ HEADER = (
 def count_calls(state: OwnState, levels: Sequence[str], stats: dict[str, CallStats]) -> None:
     """Add the challenges of a finished match, seat ``s`` played by ``levels[s]``."""
     rows = {row["hand"]: row for row in state.sheet}  # type: ignore[attr-defined]
-    for deal in state.deal_log():  # type: ignore[attr-defined]
+    for deal in state.deal_log():
         if deal["ended"] != "played":
             continue
         row = rows[deal["hand"]]

@@ -37,7 +37,7 @@ from king_engine.cards import (
     card_of,
     parse_card,
 )
-from king_engine.konturlu import playable_mask, trick_legal_mask
+from king_engine.konturlu import trick_legal_mask
 from king_engine.konturlu.durt import CLOSED, Layout
 from king_engine.konturlu.state import CONTRACT_CODES, DURT, KOZ, PENALTIES, RIFKI
 
@@ -53,7 +53,6 @@ from .konturlu_play import (
     sample_world,
     settled_score,
     trick_card,
-    winning_card,
 )
 
 LEVELS: Final = ("easy", "medium", "hard")
@@ -311,7 +310,9 @@ def easy_trick_card(tv: TrickView, legal: int) -> int:
 
 def hard_trick_card(tv: TrickView, legal: int, rng: random.Random, worlds: int) -> int:
     """The determinized search: each legal card's mean settled score over sampled worlds."""
-    candidates = _distinct(legal, tv.pool)
+    trick_mask = sum(1 << c for c in tv.trick)
+    penalty = PENALTY_MASK.get(tv.contract, 0)
+    candidates = _distinct(legal, tv.pool | trick_mask, penalty)
     default = medium_trick_card(tv)
     if len(candidates) == 1:
         return candidates[0]
@@ -326,16 +327,18 @@ def hard_trick_card(tv: TrickView, legal: int, rng: random.Random, worlds: int) 
     return max(candidates, key=lambda c: (totals[c], c == default, -c))
 
 
-def _distinct(legal: int, pool: int) -> list[int]:
-    """The legal cards up to equivalence: of two cards of a suit with no card the others may
-    hold between them, only the lower is tried (they play alike)."""
+def _distinct(legal: int, between_cards: int, penalty: int = 0) -> list[int]:
+    """The legal cards up to equivalence: of two cards of a suit with none of
+    ``between_cards`` (what the others may hold, and the current trick) between them and both
+    or neither in ``penalty``, only the lower is tried (they play alike)."""
     out = []
     for suit in range(4):
         cards = cards_of(legal & SUIT_MASK[suit])
         prev = -2
         for card in cards:
             between = ((1 << card) - 1) & ~((1 << (prev + 1)) - 1) if prev >= 0 else 0
-            if prev >= 0 and not between & pool:
+            same = prev >= 0 and (penalty >> card & 1) == (penalty >> prev & 1)
+            if same and not between & between_cards:
                 prev = card
                 continue
             out.append(card)
@@ -577,7 +580,7 @@ def call_values(
                 if a == b or not kontur[a] >> b & 1 or kontur[b] >> a & 1:
                     continue
                 pair = (min(a, b), max(a, b))
-                if pair in sur or b == me and round_now == 2:
+                if pair in sur or (b == me and round_now == 2):
                     continue
                 if (2, b) in spoken:
                     continue

@@ -31,6 +31,7 @@ from king_engine.cards import (
 )
 from king_engine.konturlu import playable_mask, settle, trick_legal_mask
 from king_engine.konturlu.durt import Layout, place_card
+from king_engine.konturlu.settle import DURT_PLACE_POINTS
 from king_engine.konturlu.state import (
     DURT,
     EL,
@@ -43,7 +44,6 @@ from king_engine.konturlu.state import (
     SONIKI,
     TRICKS,
 )
-from king_engine.konturlu.settle import DURT_PLACE_POINTS
 
 KH_BIT: Final = 1 << KING_OF_HEARTS
 #: The cards each contract penalises (shed first when void; their taking can end the hand).
@@ -135,9 +135,9 @@ def _avoid_card(contract: int, hand: int, legal: int, trick: Sequence[int]) -> i
     if following:
         under = [c for c in cards_of(following) if not _beats(c, best, -1)]
         if under:
-            shed = [c for c in under if penalty >> c & 1]
-            if shed:
-                return max(shed, key=_rank)  # a penalty card that loses the trick
+            losing_penalty = [c for c in under if penalty >> c & 1]
+            if losing_penalty:
+                return max(losing_penalty, key=_rank)  # a penalty card that loses the trick
             return max(under, key=_rank)  # the highest card that still loses
         # Every card wins: win with the highest non-penalty card (it would take a later
         # trick anyway), keeping the penalty cards out of my own trick.
@@ -151,9 +151,7 @@ def _avoid_card(contract: int, hand: int, legal: int, trick: Sequence[int]) -> i
 
 def _highest_of_short(legal: int, hand: int) -> int:
     """Void in the led suit: the highest card, from the shorter suit on ties of rank."""
-    return max(
-        cards_of(legal), key=lambda c: (c % 13, -(hand & SUIT_MASK[c // 13]).bit_count(), c)
-    )
+    return max(cards_of(legal), key=lambda c: (c % 13, -(hand & SUIT_MASK[c // 13]).bit_count(), c))
 
 
 def _koz_card(trump: int, legal: int, trick: Sequence[int], out: int) -> int:
@@ -408,15 +406,15 @@ def settled_score(
     contract: int, points: Sequence[int], pairs: dict[tuple[int, int], int], seat: int
 ) -> int:
     """``seat``'s score of a hand with these points and pair multipliers (§5)."""
-    if contract == DURT or contract == KOZ:
+    if contract in (DURT, KOZ):
         return settle(points, pairs, penalty=False).scores[seat]
     return settle(points, pairs, penalty=contract in PENALTIES).scores[seat]
 
 
 __all__ = [
-    "DurtPosition",
     "PENALTY_MASK",
     "POINTS_PER_CARD",
+    "DurtPosition",
     "TrickPosition",
     "cards_of",
     "durt_card",
