@@ -304,6 +304,15 @@ def test_medium_picks_koz_with_a_long_strong_suit() -> None:
     assert bot.decide(view, "hard", 1) == "koz:S"
 
 
+def test_the_search_tries_one_card_of_each_equivalent_run() -> None:
+    """9♠ T♠ J♠ K♠ with no card the others may hold between them play alike; a Q♠ (in the
+    current trick) splits J♠ from K♠; in Kız the Q♥ (a penalty card) is not merged with J♥."""
+    legal = _m("9S TS JS KS")
+    assert bot.distinct_cards(legal, 0) == [_c("9S")]
+    assert bot.distinct_cards(legal, _m("QS")) == [_c("9S"), _c("KS")]
+    assert bot.distinct_cards(_m("JH QH"), 0, penalty=_m("QH QS QD QC")) == [_c("JH"), _c("QH")]
+
+
 def test_hard_search_throws_the_king_of_hearts_away() -> None:
     """Rıfkı, void in the led suit with K♥ and 2♥: the search plays K♥ under the other's
     trick (seat 1 leads A♣, seat 2 to play holding only hearts)."""

@@ -312,7 +312,7 @@ def hard_trick_card(tv: TrickView, legal: int, rng: random.Random, worlds: int) 
     """The determinized search: each legal card's mean settled score over sampled worlds."""
     trick_mask = sum(1 << c for c in tv.trick)
     penalty = PENALTY_MASK.get(tv.contract, 0)
-    candidates = _distinct(legal, tv.pool | trick_mask, penalty)
+    candidates = distinct_cards(legal, tv.pool | trick_mask, penalty)
     default = medium_trick_card(tv)
     if len(candidates) == 1:
         return candidates[0]
@@ -327,7 +327,7 @@ def hard_trick_card(tv: TrickView, legal: int, rng: random.Random, worlds: int) 
     return max(candidates, key=lambda c: (totals[c], c == default, -c))
 
 
-def _distinct(legal: int, between_cards: int, penalty: int = 0) -> list[int]:
+def distinct_cards(legal: int, between_cards: int, penalty: int = 0) -> list[int]:
     """The legal cards up to equivalence: of two cards of a suit with none of
     ``between_cards`` (what the others may hold, and the current trick) between them and both
     or neither in ``penalty``, only the lower is tried (they play alike)."""
@@ -624,6 +624,7 @@ __all__ = [
     "TrickView",
     "call_values",
     "decide",
+    "distinct_cards",
     "durt_count",
     "easy_call",
     "easy_contract",
