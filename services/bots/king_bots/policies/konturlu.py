@@ -94,7 +94,7 @@ MEDIUM: Final = Effort(
     call_worlds=12, contract_worlds=6, koz_suits=2, durt_ranks=3, card_worlds=0, call_margin=3.0
 )
 HARD: Final = Effort(
-    call_worlds=32, contract_worlds=12, koz_suits=3, durt_ranks=4, card_worlds=10, call_margin=2.0
+    call_worlds=32, contract_worlds=12, koz_suits=3, durt_ranks=4, card_worlds=20, call_margin=2.0
 )
 EFFORT: Final = {"medium": MEDIUM, "hard": HARD}
 
