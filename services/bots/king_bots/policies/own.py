@@ -11,11 +11,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import international
+from . import international, konturlu
 
 OwnPolicy = Callable[[dict[str, Any], str, int], str]
 
-OWN_POLICIES: dict[str, OwnPolicy] = {"international": international.decide}
+OWN_POLICIES: dict[str, OwnPolicy] = {
+    "international": international.decide,
+    "konturlu": konturlu.decide,
+}
 
 
 def decide_own(view: dict[str, Any], level: str, seed: int) -> str:
