@@ -3,6 +3,7 @@
 
 import { STRINGS as LISTS } from "./strings-lists.js";
 import { STRINGS as TABLE } from "./strings-table.js";
+import { STRINGS as KONTURLU } from "./strings-konturlu.js";
 
 export const CONTRACT_NAMES = {
   tricks: "El Almaz",
@@ -301,7 +302,7 @@ const LABELS = {
   },
 };
 
-for (const part of [LISTS, TABLE]) {
+for (const part of [LISTS, TABLE, KONTURLU]) {
   for (const code of Object.keys(LABELS)) Object.assign(LABELS[code], part[code]);
 }
 
