@@ -67,6 +67,8 @@ export const STRINGS = {
     k_chose: "{name} named {contract}",
     k_auto_note: "Automatic sür: {pairs}",
     k_redeal_note: "{name} cancelled the deal (only heart {card}): dealt again",
+    k_draw: "Opening draw: {cards} → {name} declares first",
+    k_redealt: "{name} cancelled deal {n} (only heart {card}); the hand is dealt again",
     pace_instant: "instant",
   },
   tr: {
@@ -133,6 +135,8 @@ export const STRINGS = {
     k_chose: "{name}: {contract}",
     k_auto_note: "Otomatik sür: {pairs}",
     k_redeal_note: "{name} oyunu bozdu (tek kupası {card}): yeniden dağıtıldı",
+    k_draw: "Başlangıç çekilişi: {cards} → ilk söyleyen {name}",
+    k_redealt: "{name} {n}. dağıtımı bozdu (tek kupası {card}); el yeniden dağıtıldı",
     pace_instant: "anında",
   },
 };

@@ -525,7 +525,7 @@ export function konturluSummary(summary, event, match, me, { last, onContinue })
   return h(
     "section",
     { class: "hand-summary k-summary", id: "hand-summary", role: "dialog", "aria-labelledby": "summary-title", dataset: { hand: event.hand } },
-    h("h3", { id: "summary-title" }, fmt(t("hand_summary"), { n: event.hand + 1 }).replace("{n}", event.hand + 1), " · ", h("span", { class: "contract-name" }, contractText(event))),
+    h("h3", { id: "summary-title" }, fmt(t("hand_summary"), { n: event.hand + 1 }).replace("{n}", event.hand + 1), " · ", h("span", { class: "contract-name" }, contractText({ type: event.contract, trump: event.trump, rank: event.rank }))),
     h("p", { class: "by" }, `${t("declarer")}: ${shortName(match, event.declarer, me)}`),
     pointsLine(event, match, me),
     settlementTable(event, match, me, { id: "k-summary-settle" }),
@@ -684,6 +684,22 @@ function checkSums(rows, match, me) {
   );
 }
 
+const CARD_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const cardText = (code) => `${rankText(code[0])}${CARD_SYMBOL[code[1]]}`;
+
+/** The opening draw (§1.3): each round's cards and who declares first. */
+function drawLine(view, match, me) {
+  const draw = view.draw;
+  if (!draw?.rounds?.length) return null;
+  const rounds = draw.rounds.map((round) => round.map(([s, card]) => `${shortName(match, s, me)} ${cardText(card)}`).join(", "));
+  return h("p", { class: "k-draw", id: "k-draw", dataset: { winner: draw.winner } }, fmt(t("k_draw"), { cards: rounds.join(" · "), name: shortName(match, draw.winner, me) }));
+}
+
+/** A cancelled Rıfkı deal of this hand (§2.7): who, with the singleton heart that proves it. */
+function redealLines(k, match, me) {
+  return k.redeals.map((r) => h("p", { class: "k-redealt", dataset: { deal: r.deal, seat: r.seat } }, fmt(t("k_redealt"), { name: shortName(match, r.seat, me), n: r.deal + 1, card: r.card ? cardText(r.card) : "" })));
+}
+
 /** Each seat's totals and the contracts it still has to declare (public, §8.1). */
 function seatsPanel(view, model, match, me, rows) {
   const totals = runningTotals(rows);
@@ -691,6 +707,8 @@ function seatsPanel(view, model, match, me, rows) {
   return h(
     "aside",
     { class: "side panel k-side" },
+    model.hand === 0 && !model.over ? drawLine(view, match, me) : null,
+    model.k?.redeals?.length ? redealLines(model.k, match, me) : null,
     h(
       "table",
       { id: "k-seats" },
