@@ -69,6 +69,7 @@ export const STRINGS = {
     k_redeal_note: "{name} cancelled the deal (only heart {card}): dealt again",
     k_draw: "Opening draw: {cards} → {name} declares first",
     k_redealt: "{name} cancelled deal {n} (only heart {card}); the hand is dealt again",
+    k_cards: "Cards",
     pace_instant: "instant",
   },
   tr: {
@@ -137,6 +138,7 @@ export const STRINGS = {
     k_redeal_note: "{name} oyunu bozdu (tek kupası {card}): yeniden dağıtıldı",
     k_draw: "Başlangıç çekilişi: {cards} → ilk söyleyen {name}",
     k_redealt: "{name} {n}. dağıtımı bozdu (tek kupası {card}); el yeniden dağıtıldı",
+    k_cards: "Kart",
     pace_instant: "anında",
   },
 };

@@ -712,7 +712,7 @@ function seatsPanel(view, model, match, me, rows) {
     h(
       "table",
       { id: "k-seats" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("k_to_declare")), h("th", {}, t("points")), h("th", {}, t("total")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("k_to_declare")), h("th", {}, model.k?.phase === "durt" ? t("k_cards") : t("points")), h("th", {}, t("total")))),
       h(
         "tbody",
         {},

@@ -83,18 +83,7 @@ export function matchPage(matchId) {
   const root = h("div", { class: "table-page", id: "table" }, "…");
   fill(app, root);
   setLastMatch(matchId);
-  const playback = new Playback(0, (model, kind) => (kind === "idle" ? reconcile() : renderSoon()));
-  // The playback's steps are drawn once a frame: without pauses (the instant pace) many
-  // events come between two frames, and only the last of them can be seen.
-  let frame = 0;
-  const renderSoon = () => {
-    if (!frame) {
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        render();
-      });
-    }
-  };
+  const playback = new Playback(0, (model, kind) => (kind === "idle" ? reconcile() : render()));
   let graceTimer = null;
 
   // Moves are offered once every event up to the view's version has been played out.
