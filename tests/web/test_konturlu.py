@@ -1,9 +1,11 @@
-"""A whole `konturlu` match (32 hands) in Chromium against easy computer bots, on the real game
-service (its app factory on this run's Redis and Postgres, a real bot worker).
+"""A whole `konturlu` match (32 hands) against easy computer bots, on the real game service (its
+app factory on this run's Redis and Postgres, a real bot worker), followed in Chromium.
 
-The page names every contract of seat 0 (Koz by suit, Dürt by rank), answers every call it is
-asked with a chosen legal call (kontur, masa, söyleyen hariç, sür, iyi), plays its cards in
-trick play and onto the Dürt layout, and presses on through the hands' settlements. What it
+The first ``BROWSER_HANDS`` hands are played in the page (all 32 with
+KING_KONTURLU_BROWSER_HANDS=32): it names seat 0's contracts (a Dürt first, Koz by suit),
+answers every call it is asked with a chosen legal call (kontur, masa, söyleyen hariç, sür,
+iyi), plays its cards in trick play and onto the Dürt layout, and presses on through the
+hands' settlements; the rest goes through the API with the page's own session. What it
 shows is checked against the match body at each step: the call log and the pair table during
 the calls, the Dürt layout with the cards it may play, each settlement's lines, and at the end
 the sheet from +122, its row sums (the spec's contract totals, RULES-konturlu.md §6.1), the

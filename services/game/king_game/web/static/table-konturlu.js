@@ -8,7 +8,7 @@
 // its check sums. The playback extension keeps the challenge and the Dürt layout in step with
 // the events, so nothing is shown before its event has been played out.
 
-import { cardElement, sortHand, suitIcon, suitName } from "./cards.js";
+import { cardElement, suitIcon, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { fmt } from "./strings-lists.js";
@@ -816,6 +816,3 @@ export function konturluParts(ctx) {
     },
   };
 }
-
-/** The cards of my hand in the table's order (the shared hand drawing sorts them itself). */
-export const handOrder = sortHand;
