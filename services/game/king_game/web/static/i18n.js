@@ -4,6 +4,7 @@
 import { STRINGS as LISTS } from "./strings-lists.js";
 import { STRINGS as TABLE } from "./strings-table.js";
 import { STRINGS as INTERNATIONAL } from "./strings-international.js";
+import { STRINGS as KONTURLU } from "./strings-konturlu.js";
 
 export const CONTRACT_NAMES = {
   tricks: "El Almaz",
@@ -302,7 +303,7 @@ const LABELS = {
   },
 };
 
-for (const part of [LISTS, TABLE, INTERNATIONAL]) {
+for (const part of [LISTS, TABLE, INTERNATIONAL, KONTURLU]) {
   for (const code of Object.keys(LABELS)) Object.assign(LABELS[code], part[code]);
 }
 

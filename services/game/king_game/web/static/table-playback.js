@@ -16,6 +16,8 @@ export const PACES = {
   slow: { card: 1100, own: 600, trick: 1400, collect: 550, summary: 12000, note: 1200 },
   normal: { card: 650, own: 400, trick: 900, collect: 450, summary: 8000, note: 800 },
   fast: { card: 150, own: 100, trick: 250, collect: 150, summary: 4000, note: 200 },
+  // No pauses: each move is drawn as it comes (the summary still waits for Continue a moment).
+  instant: { card: 0, own: 0, trick: 0, collect: 0, summary: 1500, note: 0 },
 };
 
 export function pace() {
@@ -41,7 +43,7 @@ export function penaltyCards(contract, cards) {
     no_queens: (c) => c[0] === "Q",
     no_kings_jacks: (c) => c[0] === "K" || c[0] === "J",
     no_king_of_hearts: (c) => c === "KH",
-  }[contract];
+  }[{ kupa: "hearts", kiz: "queens", erkek: "boys", rifki: "king_of_hearts" }[contract] ?? contract];
   return test ? cards.filter(test) : [];
 }
 
@@ -88,6 +90,8 @@ export class Playback {
     this.running = false;
     this.closed = false;
     this.release = null;
+    // A ruleset's own events and facts (table-konturlu.js): { sync(model, view), play(...) }.
+    this.extension = null;
   }
 
   /** True when every queued event has been played out. */
@@ -98,6 +102,7 @@ export class Playback {
   /** Set the model to a view (`version` is the match's); queued events it covers are dropped. */
   sync(view, version) {
     this.model = modelOfView(view, version);
+    this.extension?.sync(this.model, view);
     this.queue = this.queue.filter((e) => e.v === undefined || e.v > version);
   }
 
@@ -142,6 +147,9 @@ export class Playback {
     const m = this.model;
     const timing = PACES[pace()];
     const step = () => this.onStep(m, event.type);
+    // The ruleset's extension plays the events it knows (it answers a promise), else we do.
+    const own = this.extension?.play(m, event, { timing, step, sleep, seat: this.seat });
+    if (own) return own;
     switch (event.type) {
       case "hand_started":
         Object.assign(m, modelOfView({ ...event, seat: this.seat, phase: "contract" }, m.v), {

@@ -15,7 +15,8 @@ import { PACES, Playback, pace, setPace } from "./table-playback.js";
 import { contractPicker, loadRules, pickMarks } from "./table-picker.js";
 import { callsOf, callsPanel, handSummary, lastTrickPanel, positionOf, standings, tableNotes, verifyPanel } from "./table-parts.js";
 import { verifyTranscript } from "./verify.js";
-import { actionPanel, adaptView, auctionPanel, forgetPlayed, isInternational, scoresPanel, settlementSummary } from "./table-international.js";
+import { actionPanel, adaptView as adaptInternational, auctionPanel, forgetPlayed, isInternational, scoresPanel, settlementSummary } from "./table-international.js";
+import { adaptView as adaptKonturlu, konturluParts, playbackExtension } from "./table-konturlu.js";
 
 const FOUR_COLOUR = "king.fourColour";
 // A view newer than every event played out waits this long for its events, then is shown.
@@ -24,8 +25,8 @@ const EVENT_GRACE_MS = 1500;
 const WARN_MS = 10_000;
 
 function normalize(data) {
-  // international: the engine's own view, with the fields the table reads added.
-  const view = adaptView(data.view || null);
+  // international and konturlu: the engine's own view, with the fields the table reads added.
+  const view = adaptKonturlu(adaptInternational(data.view || null));
   const clock = data.clock || {};
   const serverNow = clock.server_time_ms ?? Date.now();
   return { view, match: data, clock, serverNow, version: data.version };
@@ -79,7 +80,7 @@ function nameBlock(match, seat, me) {
 const ended = (data) => data?.view?.phase === "over" || ["finished", "aborted"].includes(data?.match?.status);
 
 export function matchPage(matchId) {
-  const state = { data: null, busy: false, closed: false, abort: null, poll: null, tick: null, offset: 0, originals: {}, showLast: false };
+  const state = { data: null, busy: false, closed: false, abort: null, poll: null, tick: null, offset: 0, originals: {}, showLast: false, ui: {} };
   const root = h("div", { class: "table-page", id: "table" }, "…");
   fill(app, root);
   setLastMatch(matchId);
@@ -122,6 +123,7 @@ export function matchPage(matchId) {
         return;
       }
       playback.seat = view.seat;
+      playback.extension = view.ruleset === "konturlu" ? playbackExtension : null;
       const cards = myOriginalHand(view);
       if (cards.length === (view.cards_per_seat ?? 13) && view.phase !== "over") {
         state.originals[view.hand] = cards;
@@ -219,6 +221,9 @@ export function matchPage(matchId) {
     root.dataset.version = state.data.version;
     root.dataset.phase = over ? "over" : live ? view.phase : "replay";
     root.classList.toggle("four-colour", localStorage.getItem(FOUR_COLOUR) === "1");
+    // konturlu draws its own centre, Dürt spots, summary and side column (table-konturlu.js).
+    const k = konturluParts({ view, match, me, model, live, over, send, busy: state.busy, ui: state.ui, redraw: render });
+    state.k = k;
     fill(root, [
       h("div", { id: "conn", class: "banner", hidden: true }, t("connection_lost")),
       header(view, match, model, over),
@@ -230,8 +235,12 @@ export function matchPage(matchId) {
         h(
           "div",
           { class: "side-col" },
-          isInternational(view) ? [scoresPanel(view, match, me, model, nameBlock), model.hand === view.hand ? auctionPanel(view, match, me) : null] : sidePanel(shownView(view, model, over), match, me, model),
-          scoreSheet(shownView(view, model, over), match, me, model),
+          k
+            ? k.side()
+            : [
+                isInternational(view) ? [scoresPanel(view, match, me, model, nameBlock), model.hand === view.hand ? auctionPanel(view, match, me) : null] : sidePanel(shownView(view, model, over), match, me, model),
+                scoreSheet(shownView(view, model, over), match, me, model),
+              ],
         ),
       ),
       over ? standings(view, match, me) : null,
@@ -290,7 +299,7 @@ export function matchPage(matchId) {
           ? ` · ${t("match_over")}${match.outcome && match.outcome !== "finished" ? ` (${outcomeLabel(match.outcome)})` : ""}`
           : [
               " · ",
-              h("span", { id: "contract", class: "contract-name" }, contractLabel(model.contract, model.trump)),
+              h("span", { id: "contract", class: "contract-name" }, state.k ? state.k.contractText() : contractLabel(model.contract, model.trump)),
               " · ",
               h("span", { class: "declarer" }, `${t("declarer")}: ${seatName(match, model.declarer, view.seat)}`),
               // traditional: a hand slot may take several deals (redeals, the Kız replay).
@@ -335,6 +344,8 @@ export function matchPage(matchId) {
   }
 
   function statusText(view, match, me, model, live) {
+    const noted = state.k?.status();
+    if (noted) return noted;
     if (model.note?.kind === "contract") {
       return `${seatName(match, model.note.seat, me)} ${t("chose")} ${contractLabel(model.note.contract, model.note.trump)}`;
     }
@@ -367,17 +378,20 @@ export function matchPage(matchId) {
     const choosing = live && !over && view.phase === "contract" && match.my_turn && (view.allowed_contracts || []).length;
     // traditional's calls: a redeal round, a King announcement, or the Kupa declarer's request.
     const intl = isInternational(view);
-    const calling = !intl && live && !over && match.my_turn && callsOf(view).length > 0;
+    const k = state.k;
+    const calling = !intl && !k && live && !over && match.my_turn && callsOf(view).length > 0;
     const summaryOptions = { last: model.summary?.hand + 1 >= view.hands_in_match, onContinue: () => playback.proceed() };
     // international: the auction's and the contract's moves (legal_moves only).
     const bidding = intl && live && !over && match.my_turn ? actionPanel(view, send, state.busy) : null;
     const centre = model.summary
       ? intl
         ? settlementSummary(model.summary, view, match, me, summaryOptions)
-        : handSummary(model.summary, match, me, summaryOptions)
+        : (k?.summary(model.summary, () => playback.proceed()) ?? handSummary(model.summary, match, me, summaryOptions))
       : bidding
         ? bidding
-        : choosing
+        : k
+          ? (k.centre() ?? (state.showLast ? lastTrickPanel(model.last, match, me) : null))
+          : choosing
         ? contractPicker(view, me, send)
         : calling
           ? callsPanel(view, send, state.busy)
@@ -403,7 +417,7 @@ export function matchPage(matchId) {
           { class: classes.filter(Boolean).join(" "), dataset: { seat } },
           h("div", { class: "seat-name", title: name }, short, tags ? h("span", { class: "tags" }, tags) : null),
           h("div", { class: "clock", dataset: { clockSeat: seat } }),
-          h("div", { class: "slot" }, played.has(seat) ? cardElement(played.get(seat)) : h("span", { class: "card empty" })),
+          h("div", { class: "slot" }, k?.slot(seat) ?? (played.has(seat) ? cardElement(played.get(seat)) : h("span", { class: "card empty" }))),
           trick.leader === seat && played.size ? h("span", { class: "badge lead" }, t("leads")) : null,
           trick.winner === seat ? h("span", { class: "badge win" }, t("takes")) : null,
           announcer ? h("span", { class: "badge king", title: t("call_king") }, `♛ ${model.taken[seat]}/${model.runs[seat]}`) : null,
@@ -446,7 +460,7 @@ export function matchPage(matchId) {
 
   function hand(view, model, me, live) {
     // The server's rule: my turn only when I may move (not while a bot plays my seat).
-    const playing = live && !state.busy && state.data.match.my_turn === true && view.phase === "play";
+    const playing = live && !state.busy && state.data.match.my_turn === true && (state.k ? state.k.cardPhase(view.phase) : view.phase === "play");
     const legal = new Set(playing ? view.legal_cards || [] : []);
     const held = state.originals[model.hand] || (view.hand === model.hand ? myOriginalHand(view) : []);
     const cards = live ? view.my_cards || [] : held.filter((c) => !model.myPlayed.has(c));
