@@ -302,6 +302,7 @@ class KonturluState:
         "deals",
         "declared",
         "draw",
+        "done",
         "earlier",
         "first",
         "forced_rifki",
@@ -360,6 +361,7 @@ class KonturluState:
     tricks_taken: list[int]
     points: list[int]  # P (penalties) or G (Koz) so far this hand
     last_trick: list[list[Any]] | None
+    done: list[dict[str, Any]]  # this hand's completed tricks: plays and winner (public)
     layout: Layout
     places: list[int]  # Dürt: seats out so far, 1st first
     last: list[str | None]  # Dürt: each seat's last action (card code or "pas")
@@ -424,6 +426,7 @@ class KonturluState:
         self.tricks_taken = [0, 0, 0, 0]
         self.points = [0, 0, 0, 0]
         self.last_trick = None
+        self.done = []
         self.layout = CLOSED
         self.places = []
         self.last = [None, None, None, None]
@@ -435,7 +438,7 @@ class KonturluState:
             setattr(other, name, getattr(self, name))
         for name in (
             "declared", "hands", "trick", "taken", "tricks_taken", "points", "places", "last",
-            "totals", "sheet", "deals", "deal_moves", "redeals", "log",
+            "totals", "sheet", "deals", "deal_moves", "redeals", "log", "done",
         ):  # fmt: skip
             setattr(other, name, getattr(self, name)[:])
         if self.challenge is not None:
@@ -853,6 +856,7 @@ class KonturluState:
         self.taken[winner] |= mask
         self.earlier |= mask
         self.last_trick = [[(self.leader + i) % 4, CARD_CODES[c]] for i, c in enumerate(trick)]
+        self.done.append({"plays": self.last_trick, "winner": winner})
         if events is not None:
             events.append(
                 {
@@ -1067,6 +1071,7 @@ class KonturluState:
                     ],
                 }
                 view["last_trick"] = self.last_trick
+                view["tricks"] = [dict(trick) for trick in self.done]
                 view["tricks_taken"] = self.tricks_taken[:]
                 view["points"] = self.points[:]
                 view["hearts_broken"] = bool(self.earlier & HEARTS_MASK)
