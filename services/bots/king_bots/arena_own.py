@@ -10,6 +10,13 @@ number, so the baseline seats repeat their choices wherever the game reaches the
 A match's score is the candidate's final total minus the baseline's in the same seat,
 averaged over the four seats and divided by the number of hands: points a hand, with a 95 %
 confidence interval over matches (normal approximation). The bots see only their seat's view.
+
+    python -m king_bots.arena_own --ruleset international --bids medium --matches 40
+
+``--bids LEVEL`` (``international`` only) plays matches of four ``LEVEL`` bots instead and
+compares, for every sold positive hand, the price paid with what a many-world simulation
+(``--value-worlds``) puts on the buyer's right: its best contract of the price's family minus
+what it expects when the auctioneer plays himself (``international.Valuation``).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from typing import Any
 
 from king_bots.policies.own import decide_own
 from king_engine import OwnState, get_ruleset, new_game, own_state
+from king_engine.international.rules import BID_TEXTS
 
 Decide = Callable[[dict[str, Any], str, int], str]
 
@@ -103,6 +111,62 @@ def run(
     return Result(ruleset, candidate, baseline, gains)
 
 
+@dataclass(frozen=True, slots=True)
+class Sale:
+    hand: int
+    buyer: int
+    price: str
+    paid: int  # points
+    right: float  # the simulated worth of the buyer's right, before paying
+
+
+def bid_study(
+    level: str,
+    matches: int,
+    options: dict[str, Any] | None = None,
+    value_worlds: int = 400,
+    first: int = 0,
+) -> list[Sale]:
+    """Every sold positive hand of ``matches`` matches of four ``level`` bots, with the price
+    paid and the simulated worth of the right to the buyer (from his cards at the deal)."""
+    from king_bots.policies.international import Valuation, family_contracts, world_scores
+    from king_engine.international.rules import DECK_VALUES
+
+    sales = []
+    for index in range(first, first + matches):
+        dealt: dict[int, list[int]] = {}
+
+        def on_move(
+            state: OwnState, seat: int, text: str, dealt: dict[int, list[int]] = dealt
+        ) -> None:
+            if state.phase == "bidding" and state.hand_index not in dealt:
+                dealt[state.hand_index] = list(state.hands)  # type: ignore[attr-defined]
+
+        final = play_match("international", index, [level] * 4, options, on_move=on_move)
+        deck = int((options or {}).get("deck", 52))
+        values = DECK_VALUES[deck]
+        for line in final.sheet:  # type: ignore[attr-defined]
+            if line["outcome"] != "sold":
+                continue
+            buyer, dealer, price = line["buyer"], line["dealer"], line["price"]
+            hands = dealt[line["hand"]]
+            table = world_scores(buyer, hands[buyer], dealer, deck, value_worlds)
+            value = Valuation(buyer, dealer, values, table)
+            right = value.right(buyer, family_contracts(price)) - value.outside(buyer)
+            paid = values.bid_value(list(BID_TEXTS).index(price))
+            sales.append(Sale(line["hand"], buyer, price, paid, right))
+    return sales
+
+
+def correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else math.nan
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ruleset", required=True)
@@ -110,12 +174,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--baseline", default="easy")
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--option", action="append", default=[], help="name=value")
+    parser.add_argument("--first", type=int, default=0, help="index of the first match")
+    parser.add_argument("--bids", metavar="LEVEL", help="price paid vs simulated right")
+    parser.add_argument("--value-worlds", type=int, default=400)
     args = parser.parse_args(argv)
     options: dict[str, Any] = {}
     for item in args.option:
         name, _, value = item.partition("=")
         options[name] = int(value) if value.lstrip("-").isdigit() else value
-    result = run(args.ruleset, args.candidate, args.baseline, args.matches, options or None)
+    if args.bids:
+        sales = bid_study(args.bids, args.matches, options or None, args.value_worlds, args.first)
+        if not sales:
+            print("no sold hand")
+            return 0
+        diffs = [s.right - s.paid for s in sales]
+        mean, half = mean_ci(diffs)
+        prices = [float(s.paid) for s in sales]
+        rights = [s.right for s in sales]
+        print(
+            f"{args.bids}: {len(sales)} sold hands over {args.matches} matches; mean price "
+            f"{sum(prices) / len(prices):.1f}, mean simulated right "
+            f"{sum(rights) / len(rights):.1f}; "
+            f"right - price {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]; "
+            f"correlation {correlation(prices, rights):.2f}"
+        )
+        return 0
+    result = run(
+        args.ruleset, args.candidate, args.baseline, args.matches, options or None, args.first
+    )
     mean, half = result.summary()
     print(
         f"{args.ruleset} {args.candidate} - {args.baseline}: {mean:+.2f} points a hand "

@@ -53,7 +53,7 @@ from king_engine.international.rules import (
 from .international_play import cards_of, heuristic_card, play_rest, sample_world
 
 #: Worlds a hand valuation plays out (each world plays all six contracts).
-WORLDS: Final = {"medium": 32, "hard": 160}
+WORLDS: Final = {"medium": 32, "hard": 128}
 #: Playouts the hard bot spends on one card decision, spread over its legal cards.
 HARD_PLAYOUTS: Final = 800
 HARD_MIN_WORLDS: Final = 20
@@ -86,12 +86,15 @@ def _mask(codes: Sequence[str]) -> int:
 # ------------------------------------------------------------------ valuation
 
 
+World = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
+
+
 @lru_cache(maxsize=1024)
-def world_scores(
-    me: int, mine: int, dealer: int, deck: int, worlds: int
-) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """``[w][c]``: the four seats' base scores when contract ``ALL_POSITIVE_CONTRACTS[c]`` is
-    played out in world ``w`` (the other hands drawn at random; the dealer leads)."""
+def world_scores(me: int, mine: int, dealer: int, deck: int, worlds: int) -> tuple[World, ...]:
+    """Per world (the other hands drawn at random): each seat's pick of contract, by the
+    count of its own cards (``count_values``), as (any contract, plus contract) indices, and
+    per contract of ``ALL_POSITIVE_CONTRACTS`` the four seats' base scores when it is played
+    out, the dealer leading."""
     values = DECK_VALUES[deck]
     rng = random.Random(f"international-value:{me}:{mine}:{dealer}:{deck}:{worlds}")
     pool = values.cards & ~mine
@@ -106,11 +109,19 @@ def world_scores(
             if contract == MINUS:
                 points = [values.positive_total + p for p in points]
             row.append(tuple(points))
-        table.append(tuple(row))
+        picks = []
+        for hand in hands:
+            count = count_values(hand, values)
+            picks.append(max(_PICK_ORDER, key=count.__getitem__))
+            picks.append(max(_PICK_ORDER[:-1], key=count.__getitem__))
+        table.append((tuple(picks), tuple(row)))
     return tuple(table)
 
 
 _INDEX: Final = {contract: i for i, contract in enumerate(ALL_POSITIVE_CONTRACTS)}
+#: The order ties are broken in when a seat picks by its count: no-trump before a trump suit
+#: it holds no length in, the minus deal last (it is the last entry, left out for a plus buyer).
+_PICK_ORDER: Final = (4, 0, 1, 2, 3, 5)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,25 +131,30 @@ class Valuation:
     me: int
     dealer: int
     values: DeckValues
-    table: tuple[tuple[tuple[int, ...], ...], ...]
+    table: tuple[World, ...]
 
     def mean(self, seat: int, contract: str) -> float:
         c = _INDEX[contract]
-        return sum(row[c][seat] for row in self.table) / len(self.table)
+        return sum(row[c][seat] for _, row in self.table) / len(self.table)
 
     def right(self, seat: int, family: Sequence[str]) -> float:
         """The best mean score ``seat`` gets naming a contract of ``family``."""
         return max(self.mean(seat, contract) for contract in family)
 
-    def _choice(self, row: tuple[tuple[int, ...], ...], seat: int, family: Sequence[str]) -> int:
-        return max((_INDEX[c] for c in family), key=lambda c: row[c][seat])
+    @staticmethod
+    def _pick(picks: tuple[int, ...], seat: int, family: Sequence[str]) -> int:
+        """The contract index ``seat`` names among ``family`` (all six, the plus five, or
+        minus alone) in the world whose picks are ``picks``."""
+        if len(family) == 1:
+            return _INDEX[family[0]]
+        return picks[2 * seat + (family == PLUS_CONTRACTS)]
 
     def declared_by(self, declarer: int, family: Sequence[str], seat: int) -> float:
-        """``seat``'s mean score when ``declarer`` names, in each world, its best contract of
-        ``family``."""
+        """``seat``'s mean score when ``declarer`` names, in each world, the contract of
+        ``family`` its own cards' count picks."""
         total = 0
-        for row in self.table:
-            total += row[self._choice(row, declarer, family)][seat]
+        for picks, row in self.table:
+            total += row[self._pick(picks, declarer, family)][seat]
         return total / len(self.table)
 
     def outside(self, seat: int) -> float:
@@ -155,20 +171,19 @@ class Valuation:
 
     def ultimatum(self, demand: str) -> float:
         """The auctioneer's mean score after demanding ``demand`` (R3.7): in each world the first
-        seat in priority order for which the purchase pays takes it; if none does, he plays his
-        best contract."""
+        seat in priority order for which the purchase pays there takes it; if none does, he
+        plays his best contract."""
         dealer = self.dealer
         family = family_contracts(demand)
         price = bid_value(demand, self.values)
         own = _INDEX[max(ALL_POSITIVE_CONTRACTS, key=lambda c: self.mean(dealer, c))]
         total = 0.0
-        for row in self.table:
-            home = self._choice(row, dealer, ALL_POSITIVE_CONTRACTS)
+        for picks, row in self.table:
             score = float(row[own][dealer])
             for step in (1, 2, 3):
                 seat = (dealer + step) & 3
-                bought = self._choice(row, seat, family)
-                if row[bought][seat] - price > row[home][seat] + MARGIN:
+                bought = self._pick(picks, seat, family)
+                if row[bought][seat] - price > row[own][seat] + MARGIN:
                     score = price + row[bought][dealer]
                     break
             total += score
@@ -230,25 +245,34 @@ def choose_contract(legal: Sequence[str], value: Valuation) -> str:
 # ------------------------------------------------------------------ easy's count
 
 
-def estimated_values(mine: int, values: DeckValues, rng: random.Random) -> dict[str, float]:
-    """Easy's count per contract: aces, kings with a guard, length in the trump suit."""
-    out: dict[str, float] = {}
+def count_values(hand: int, values: DeckValues) -> tuple[float, ...]:
+    """A count of what each contract of ``ALL_POSITIVE_CONTRACTS`` is worth to ``hand``: aces,
+    kings with a guard and length in the trump suit as tricks; for the minus deal, a quarter of
+    the tricks moved by the count."""
+    out = []
     for contract in ALL_POSITIVE_CONTRACTS:
         trump = trump_of(contract)
         sure = 0.0
         for suit in range(4):
-            ranks = [card % 13 for card in cards_of(mine & SUIT_MASK[suit])]
+            ranks = [card % 13 for card in cards_of(hand & SUIT_MASK[suit])]
             sure += ranks.count(12)
             sure += 0.6 * (11 in ranks and len(ranks) >= 2)
             if suit == trump:
                 sure += max(0, len(ranks) - 3) * 0.8
-        noisy = max(0.0, sure + rng.uniform(-1.0, 1.0))
         if contract == MINUS:
-            low = values.tricks / 4 + (sure - 2) * 0.7
-            out[contract] = values.positive_total - values.minus_unit * max(0.0, low)
+            taken = max(0.0, values.tricks / 4 + (sure - 2) * 0.7)
+            out.append(values.positive_total - values.minus_unit * taken)
         else:
-            out[contract] = values.plus_unit * noisy
-    return out
+            out.append(values.plus_unit * sure)
+    return tuple(out)
+
+
+def estimated_values(mine: int, values: DeckValues, rng: random.Random) -> dict[str, float]:
+    """Easy's count per contract (``count_values``) with up to a trick of noise."""
+    return {
+        contract: value + rng.uniform(-1.0, 1.0) * values.plus_unit
+        for contract, value in zip(ALL_POSITIVE_CONTRACTS, count_values(mine, values), strict=True)
+    }
 
 
 def _easy_auction(view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
