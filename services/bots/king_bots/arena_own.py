@@ -27,10 +27,11 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from king_bots.policies.own import decide_own
 from king_engine import OwnState, get_ruleset, new_game, own_state
+from king_engine.international import InternationalState
 from king_engine.international.rules import BID_TEXTS
 
 Decide = Callable[[dict[str, Any], str, int], str]
@@ -139,13 +140,17 @@ def bid_study(
         def on_move(
             state: OwnState, seat: int, text: str, dealt: dict[int, list[int]] = dealt
         ) -> None:
-            if state.phase == "bidding" and state.hand_index not in dealt:
-                dealt[state.hand_index] = list(state.hands)  # type: ignore[attr-defined]
+            match = cast(InternationalState, state)
+            if match.phase == "bidding" and match.hand_index not in dealt:
+                dealt[match.hand_index] = list(match.hands)
 
-        final = play_match("international", index, [level] * 4, options, on_move=on_move)
+        final = cast(
+            InternationalState,
+            play_match("international", index, [level] * 4, options, on_move=on_move),
+        )
         deck = int((options or {}).get("deck", 52))
         values = DECK_VALUES[deck]
-        for line in final.sheet:  # type: ignore[attr-defined]
+        for line in final.sheet:
             if line["outcome"] != "sold":
                 continue
             buyer, dealer, price = line["buyer"], line["dealer"], line["price"]

@@ -364,7 +364,7 @@ def shown_voids(table: Table) -> list[int]:
     """Per seat, the cards the two visible tricks prove it does not hold: the led suit when it
     did not follow; K♥ when it was void in ``no_king_of_hearts`` and did not play it (R1.8);
     every non-heart when it led a heart in ``no_hearts``/``no_king_of_hearts`` (R1.6, R1.7).
-    A seat that played in the last trick may have been void since, never the other way."""
+    A void stays a void: cards only leave a hand."""
     voids = [0, 0, 0, 0]
     heart_lead_rule = table.contract in (NO_HEARTS, NO_KING_OF_HEARTS)
     for trick in (table.last, table.trick):
@@ -372,7 +372,7 @@ def shown_voids(table: Table) -> list[int]:
             continue
         leader, first = trick[0]
         led = SUIT_MASK[first // 13]
-        if heart_lead_rule and first // 13 == HEARTS and trick is table.trick:
+        if heart_lead_rule and first // 13 == HEARTS:
             voids[leader] |= _NOT_HEARTS & table.values.cards
         for seat, card in trick[1:]:
             if not led >> card & 1:
