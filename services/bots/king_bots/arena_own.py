@@ -97,8 +97,10 @@ def run(
     matches: int,
     options: dict[str, Any] | None = None,
     first: int = 0,
+    on_match: Callable[[int, float], None] | None = None,
 ) -> Result:
-    """The duplicate comparison of ``candidate`` against ``baseline`` over ``matches``."""
+    """The duplicate comparison of ``candidate`` against ``baseline`` over ``matches``;
+    ``on_match(index, gain)`` hears each match's result as it comes."""
     hands = get_ruleset(ruleset).lengths[0]
     gains = []
     for index in range(first, first + matches):
@@ -109,6 +111,8 @@ def run(
             levels[seat] = candidate
             total += play_match(ruleset, index, levels, options).totals[seat] - base[seat]
         gains.append(total / 4 / hands)
+        if on_match is not None:
+            on_match(index, gains[-1])
     return Result(ruleset, candidate, baseline, gains)
 
 
@@ -182,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0, help="index of the first match")
     parser.add_argument("--bids", metavar="LEVEL", help="price paid vs simulated right")
     parser.add_argument("--value-worlds", type=int, default=400)
+    parser.add_argument("--progress", action="store_true", help="a line after every match")
     args = parser.parse_args(argv)
     options: dict[str, Any] = {}
     for item in args.option:
@@ -204,8 +209,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"correlation {correlation(prices, rights):.2f}"
         )
         return 0
+    seen: list[float] = []
+
+    def progress(index: int, gain: float) -> None:
+        seen.append(gain)
+        mean, half = mean_ci(seen)
+        line = f"match {index}: {gain:+.2f}; {len(seen)} so far {mean:+.2f} ± {half:.2f}"
+        print(line, flush=True)
+
     result = run(
-        args.ruleset, args.candidate, args.baseline, args.matches, options or None, args.first
+        args.ruleset,
+        args.candidate,
+        args.baseline,
+        args.matches,
+        options or None,
+        args.first,
+        progress if args.progress else None,
     )
     mean, half = result.summary()
     print(

@@ -55,9 +55,9 @@ from .international_play import cards_of, heuristic_card, play_rest, sample_worl
 #: Worlds a hand valuation plays out (each world plays all six contracts).
 WORLDS: Final = {"medium": 32, "hard": 128}
 #: Playouts the hard bot spends on one card decision, spread over its legal cards.
-HARD_PLAYOUTS: Final = 800
-HARD_MIN_WORLDS: Final = 20
-HARD_MAX_WORLDS: Final = 100
+HARD_PLAYOUTS: Final = 400
+HARD_MIN_WORLDS: Final = 16
+HARD_MAX_WORLDS: Final = 60
 EASY_NOISE: Final = 0.3
 #: Easy's guess of what a seat gets from a positive hand it does not name: a fifth of the
 #: hand's plus points.
