@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from king_bots.arena_own import bid_study
 from king_bots.policies import international
 from king_bots.policies.international import shown_voids, table_of
 from king_bots.policies.international_play import heuristic_card, sample_world
@@ -355,3 +356,19 @@ def test_shown_voids_read_the_visible_tricks() -> None:
     assert voids[2] == SUIT_MASK[3] | 1 << card("KH")
     assert voids[3] == DECK_VALUES[52].cards & ~SUIT_MASK[2]
     assert voids[0] == voids[1] == 0
+
+
+# ------------------------------------------------------------------ arena
+
+
+def test_the_bid_study_reports_each_sale_at_its_ladder_price() -> None:
+    """R3.2/R4.2: every sold hand of the arena's bid study is a positive hand, the buyer is
+    not the auctioneer, and the price is the bid's ladder value (the score sheet's own
+    payment: the buyer's final score is his base minus it)."""
+    sales = bid_study("easy", 2, {"deck": 32}, value_worlds=8)
+    assert sales
+    ladder = {"+1": 40, "+2": 80, "+3": 120, "-1": 120, "+4": 160, "+5": 200}
+    for sale in sales:
+        assert 6 <= sale.hand <= 9
+        assert sale.buyer != sale.dealer
+        assert sale.paid == ladder[sale.price]

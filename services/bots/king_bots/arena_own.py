@@ -29,10 +29,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from king_bots.policies.international import Valuation, family_contracts, world_scores
 from king_bots.policies.own import decide_own
 from king_engine import OwnState, get_ruleset, new_game, own_state
 from king_engine.international import InternationalState
-from king_engine.international.rules import BID_TEXTS
+from king_engine.international.rules import BID_TEXTS, DECK_VALUES
 
 Decide = Callable[[dict[str, Any], str, int], str]
 
@@ -119,6 +120,7 @@ def run(
 @dataclass(frozen=True, slots=True)
 class Sale:
     hand: int
+    dealer: int
     buyer: int
     price: str
     paid: int  # points
@@ -134,9 +136,6 @@ def bid_study(
 ) -> list[Sale]:
     """Every sold positive hand of ``matches`` matches of four ``level`` bots, with the price
     paid and the simulated worth of the right to the buyer (from his cards at the deal)."""
-    from king_bots.policies.international import Valuation, family_contracts, world_scores
-    from king_engine.international.rules import DECK_VALUES
-
     sales = []
     for index in range(first, first + matches):
         dealt: dict[int, list[int]] = {}
@@ -163,7 +162,7 @@ def bid_study(
             value = Valuation(buyer, dealer, values, table)
             right = value.right(buyer, family_contracts(price)) - value.outside(buyer)
             paid = values.bid_value(list(BID_TEXTS).index(price))
-            sales.append(Sale(line["hand"], buyer, price, paid, right))
+            sales.append(Sale(line["hand"], dealer, buyer, price, paid, right))
     return sales
 
 
@@ -207,6 +206,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{sum(rights) / len(rights):.1f}; "
             f"right - price {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]; "
             f"correlation {correlation(prices, rights):.2f}"
+        )
+        # No bid exceeds the ladder's top: against a right worth more, the top is all he can pay.
+        values = DECK_VALUES[int(options.get("deck", 52))]
+        top = values.bid_value(values.top_bid)
+        capped = [min(s.right, top) for s in sales]
+        mean, half = mean_ci([c - p for c, p in zip(capped, prices, strict=True)])
+        print(
+            f"right capped at the top bid ({top}): mean {sum(capped) / len(capped):.1f}; "
+            f"capped right - price {mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]; "
+            f"correlation {correlation(prices, capped):.2f}"
         )
         return 0
     seen: list[float] = []
