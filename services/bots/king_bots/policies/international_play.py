@@ -1,13 +1,17 @@
-"""Card play and hand valuation for ``international`` (RULES-international.md), on card masks.
+"""Card play, playouts and world sampling for ``international`` (RULES-international.md), on
+card masks. Pure functions, no view parsing (``international.py`` does that):
 
-Pure functions, no view parsing (``international.py`` does that):
-
-* ``choose_card`` — the heuristic card of a seat: in the avoiding hands (the six negative
+* ``heuristic_card`` — the medium card of a seat. In the avoiding hands (the six negative
   hands and the minus deal) it ducks under the trick's winner and sheds what the hand
-  penalises; in the plus hands it wins as cheaply as it can and saves its high cards otherwise;
-* ``play_out`` — a whole positive hand from given hands, every seat on ``choose_card``: the
-  medium and hard bots value a contract (and the right to name it) by playing sampled deals
-  out with it.
+  penalises; in ``no_last_two`` it spends its high cards while the early tricks cost nothing.
+  In the plus hands it cashes the top card of a suit, wins as cheaply as it can in last seat,
+  ruffs low and otherwise throws its lowest card. Legality always comes from the engine's
+  ``rules.legal_cards`` (R1.5-R1.8, R2.5), so the K♥ and heart-lead rules hold by construction.
+* ``play_rest`` — the rest of a hand from any point (trick in progress included), every seat on
+  ``heuristic_card``: the points each seat still scores. The bots value a contract by playing
+  sampled deals out from the first lead, and the hard bot tries each legal card this way.
+* ``sample_world`` — the other seats' hands, drawn at random from the cards this seat has not
+  seen, in the numbers the view shows, and never giving a seat a suit it has shown void in.
 """
 
 from __future__ import annotations
@@ -16,29 +20,23 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from king_engine.cards import CARD_SUIT, HEARTS, KING_OF_HEARTS, SUIT_MASK, rank_of
+from king_engine.cards import CARD_SUIT, SUIT_MASK
+from king_engine.international.rules import (
+    MINUS,
+    NEGATIVE_CONTRACTS,
+    NO_LAST_TWO,
+    DeckValues,
+    early_end_mask,
+    legal_cards,
+    negative_trick_points,
+    penalty_mask,
+)
 from king_engine.tricks import beats
 
-#: What each avoiding hand penalises, as "shed these first when void" masks.
-_QUEENS: Final = sum(1 << (s * 13 + 10) for s in range(4))
-_KINGS_JACKS: Final = sum(1 << (s * 13 + r) for s in range(4) for r in (9, 11))
-PENALTY_CARDS: Final = {
-    "no_hearts": SUIT_MASK[HEARTS],
-    "no_queens": _QUEENS,
-    "no_kings_jacks": _KINGS_JACKS,
-    "no_king_of_hearts": 1 << KING_OF_HEARTS,
-}
-AVOIDING: Final = frozenset(
-    {
-        "no_tricks",
-        "no_hearts",
-        "no_queens",
-        "no_kings_jacks",
-        "no_king_of_hearts",
-        "no_last_two",
-        "minus",
-    }
-)
+AVOIDING: Final = frozenset({*NEGATIVE_CONTRACTS, MINUS})
+#: Per contract, the cards a seat sheds first when it cannot follow suit.
+_PENALTY: Final = {contract: penalty_mask(contract) for contract in AVOIDING}
+_RANK: Final = tuple(card % 13 for card in range(52))
 
 
 def cards_of(mask: int) -> list[int]:
@@ -51,120 +49,184 @@ def cards_of(mask: int) -> list[int]:
 
 
 def _highest(mask: int) -> int:
-    """The highest-ranked card of ``mask`` (any suit)."""
-    return max(cards_of(mask), key=lambda card: (rank_of(card), card))
+    """The highest-ranked card of ``mask`` (any suit; ties: the higher suit id)."""
+    return max(cards_of(mask), key=lambda card: (_RANK[card], card))
 
 
 def _lowest(mask: int) -> int:
-    return min(cards_of(mask), key=lambda card: (rank_of(card), card))
+    return min(cards_of(mask), key=lambda card: (_RANK[card], card))
 
 
-def winning(trick: Sequence[int], trump: int) -> int:
-    """The card winning the (non-empty) trick so far."""
-    best = trick[0]
-    for card in trick[1:]:
+def _beating(mask: int, best: int, trump: int) -> int:
+    """The cards of ``mask`` that would take a trick ``best`` is winning."""
+    out = 0
+    for card in cards_of(mask):
         if beats(card, best, trump):
-            best = card
-    return best
+            out |= 1 << card
+    return out
 
 
-def choose_card(
-    legal: int, trick: Sequence[int], contract: str, trump: int, played: int = 0
+def heuristic_card(
+    contract: str,
+    trump: int,
+    legal: int,
+    trick: Sequence[int],
+    gone: int,
+    trick_no: int,
+    tricks: int,
 ) -> int:
     """The heuristic card among ``legal`` (a mask) for a trick holding ``trick`` (cards in play
-    order), under ``contract`` (``trump`` its suit or -1); ``played`` is every card out of play
-    (completed tricks), which tells which high cards are already gone."""
+    order). ``gone`` is every card known to be out of play, ``trick_no`` the 0-based trick of a
+    hand of ``tricks`` tricks."""
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
     if contract in AVOIDING:
-        return _avoid(legal, trick, contract, trump)
-    return _win(legal, trick, trump, played)
+        if contract == NO_LAST_TWO and trick_no < tricks - 3:
+            return _highest(legal)  # the early tricks are free: spend the high cards
+        return _avoid(contract, trump, legal, trick)
+    return _win(trump, legal, trick, gone)
 
 
-def _avoid(legal: int, trick: Sequence[int], contract: str, trump: int) -> int:
-    penalty = PENALTY_CARDS.get(contract, 0)
+def _avoid(contract: str, trump: int, legal: int, trick: Sequence[int]) -> int:
+    penalty = _PENALTY[contract]
     if not trick:
-        # Lead the lowest card, from outside the penalised cards where possible.
-        safe = legal & ~penalty
-        return _lowest(safe or legal)
-    best = winning(trick, trump)
+        return _lowest(legal & ~penalty or legal)
+    best = trick[0]
+    trick_mask = 1 << best
+    for card in trick[1:]:
+        trick_mask |= 1 << card
+        if beats(card, best, trump):
+            best = card
     led = CARD_SUIT[trick[0]]
-    following = legal & SUIT_MASK[led]
-    if following:
-        under = [card for card in cards_of(following) if not beats(card, best, trump)]
+    if legal & SUIT_MASK[led]:
+        under = legal & ~_beating(legal, best, trump)
         if under:
-            return max(under, key=rank_of)  # the highest card that still loses
-        # Must take it: with the highest (it would take a later trick anyway), unless it is
-        # the last card to the trick and the trick is clean.
-        return _highest(following)
-    # Void: shed the penalised cards first, then the highest card.
-    shed = legal & penalty
-    return _highest(shed or legal)
+            return _highest(under)  # the highest card that still loses
+        # Every card takes the trick: take it with the highest that costs nothing.
+        return _highest(legal & ~penalty or legal)
+    return _highest(legal & penalty or legal)  # void: shed the penalised cards, then high ones
 
 
-def _win(legal: int, trick: Sequence[int], trump: int, played: int) -> int:
+def _win(trump: int, legal: int, trick: Sequence[int], gone: int) -> int:
     trumps = SUIT_MASK[trump] if trump >= 0 else 0
     if not trick:
-        # Lead a card that is the top of its suit still out; else the lowest of the longest
-        # non-trump suit.
-        for card in sorted(cards_of(legal), key=rank_of, reverse=True):
-            suit = CARD_SUIT[card]
-            higher_out = SUIT_MASK[suit] & ~played & ~(1 << card) & ~legal
-            if not higher_out >> card:
+        # Cash a card that is the top of its suit among the cards still out.
+        for card in sorted(cards_of(legal), key=lambda c: -_RANK[c]):
+            suit = SUIT_MASK[CARD_SUIT[card]]
+            out = suit & ~gone & ~legal
+            if not out >> card:
                 return card
         side = legal & ~trumps or legal
         longest = max(range(4), key=lambda s: (side & SUIT_MASK[s]).bit_count())
         return _lowest(side & SUIT_MASK[longest] or side)
-    best = winning(trick, trump)
-    winners = [card for card in cards_of(legal) if beats(card, best, trump)]
+    best = trick[0]
+    for card in trick[1:]:
+        if beats(card, best, trump):
+            best = card
+    winners = _beating(legal, best, trump)
     if winners:
-        if len(trick) == 3:
-            return min(winners, key=lambda card: (CARD_SUIT[card] == trump, rank_of(card)))
-        return max(winners, key=lambda card: (CARD_SUIT[card] != trump, rank_of(card)))
-    non_trump = legal & ~trumps
-    return _lowest(non_trump or legal)
+        if len(trick) == 3 or (winners & trumps and not legal & SUIT_MASK[CARD_SUIT[trick[0]]]):
+            return _lowest(winners)  # last seat, or a ruff: as cheaply as possible
+        return _highest(winners)
+    return _lowest(legal & ~trumps or legal)
 
 
-def play_out(
-    hands: Sequence[int], leader: int, contract: str, trump: int, tricks: int
+def play_rest(
+    contract: str,
+    trump: int,
+    values: DeckValues,
+    hands: Sequence[int],
+    trick: Sequence[tuple[int, int]],
+    turn: int,
+    trick_no: int,
+    gone: int = 0,
+    taken_penalty: int = 0,
 ) -> list[int]:
-    """The tricks each seat takes when the positive hand ``hands`` (four masks) is played out
-    from ``leader`` with ``choose_card`` for every seat (follow suit, else any card: R1.5,
-    R2.5)."""
+    """The points each seat scores from here to the end of the hand, every seat playing
+    ``heuristic_card``: ``hands`` the four masks still held, ``trick`` the (seat, card) pairs
+    of the trick in progress, ``turn`` the seat to play, ``gone`` the cards out of play and
+    ``taken_penalty`` the penalty cards already taken (for the early end of R1.6).
+
+    A plus trick scores ``plus_unit``, a minus trick ``-minus_unit`` (the 325 start is left to
+    the caller), a negative hand's trick what ``negative_trick_points`` says."""
     hands = list(hands)
-    taken = [0, 0, 0, 0]
-    played = 0
-    for _ in range(tricks):
-        trick: list[int] = []
-        seat = leader
-        for _position in range(4):
+    points = [0, 0, 0, 0]
+    positive = contract not in NEGATIVE_CONTRACTS
+    per_trick = (-values.minus_unit if contract == MINUS else values.plus_unit) if positive else 0
+    early = 0 if positive else early_end_mask(contract, values)
+    taken = taken_penalty
+    cards = [card for _, card in trick]
+    seats = [seat for seat, _ in trick]
+    seat = turn
+    tricks = values.tricks
+    while trick_no < tricks:
+        while len(cards) < 4:
             hand = hands[seat]
-            legal = hand & SUIT_MASK[CARD_SUIT[trick[0]]] if trick else hand
-            card = choose_card(legal or hand, trick, contract, trump, played)
-            hands[seat] ^= 1 << card
-            trick.append(card)
+            legal = legal_cards(contract, hand, CARD_SUIT[cards[0]] if cards else -1)
+            card = heuristic_card(contract, trump, legal, cards, gone, trick_no, tricks)
+            hands[seat] = hand ^ (1 << card)
+            cards.append(card)
+            seats.append(seat)
             seat = (seat + 1) & 3
-        best = winning(trick, trump)
-        winner = (leader + trick.index(best)) & 3
-        taken[winner] += 1
-        for card in trick:
-            played |= 1 << card
-        leader = winner
-    return taken
+        best = 0
+        for index in range(1, 4):
+            if beats(cards[index], cards[best], trump):
+                best = index
+        winner = seats[best]
+        mask = (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2]) | (1 << cards[3])
+        gone |= mask
+        if positive:
+            points[winner] += per_trick
+        else:
+            points[winner] += negative_trick_points(contract, values, mask, trick_no)
+        trick_no += 1
+        taken |= mask
+        if early and taken & early == early:
+            break
+        cards = []
+        seats = []
+        seat = winner
+    return points
 
 
-def sample_hands(
-    me: int, mine: int, unseen: int, sizes: Sequence[int], rng: random.Random
+def sample_world(
+    me: int,
+    pool: int,
+    counts: Sequence[int],
+    voids: Sequence[int],
+    rng: random.Random,
+    tries: int = 20,
 ) -> list[int]:
-    """Four hands: ``mine`` for seat ``me``, the ``unseen`` cards dealt at random to the others
-    in the numbers ``sizes`` gives (by seat)."""
-    cards = cards_of(unseen)
-    rng.shuffle(cards)
-    hands = [0, 0, 0, 0]
-    hands[me] = mine
-    position = 0
-    for seat in range(4):
-        if seat == me:
-            continue
-        for card in cards[position : position + sizes[seat]]:
-            hands[seat] |= 1 << card
-        position += sizes[seat]
-    return hands
+    """The hands of the three other seats (``me``'s entry is 0): ``counts[s]`` cards each,
+    drawn from ``pool`` (the cards ``me`` has not seen; what is left over was played in tricks
+    the view no longer shows). ``voids[s]`` is a mask of the suits seat ``s`` cannot hold
+    (suit-mask union); when the voids cannot be met in ``tries`` draws they are ignored."""
+    cards = cards_of(pool)
+    others = [seat for seat in range(4) if seat != me]
+    for attempt in range(tries + 1):
+        rng.shuffle(cards)
+        hands = [0, 0, 0, 0]
+        room = [counts[seat] if seat != me else 0 for seat in range(4)]
+        spare = len(cards) - sum(room)  # cards already played in the hidden tricks
+        ok = True
+        for card in cards:
+            bit = 1 << card
+            eligible = [s for s in others if room[s] and (attempt == tries or not voids[s] & bit)]
+            weight = sum(room[s] for s in eligible) + spare
+            if weight == 0:
+                ok = False
+                break
+            pick = rng.randrange(weight)
+            if pick < spare:
+                spare -= 1
+                continue
+            pick -= spare
+            for s in eligible:
+                if pick < room[s]:
+                    hands[s] |= bit
+                    room[s] -= 1
+                    break
+                pick -= room[s]
+        if ok:
+            return hands
+    raise AssertionError("unreachable: the last try ignores the voids")
