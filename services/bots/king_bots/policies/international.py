@@ -50,7 +50,8 @@ from king_engine.international.rules import (
     trump_of,
 )
 
-from .international_play import cards_of, heuristic_card, play_rest, sample_world
+from .core import cards as cards_of
+from .international_play import heuristic_card, play_rest, sample_world
 
 #: Worlds a hand valuation plays out (each world plays all six contracts).
 WORLDS: Final = {"medium": 32, "hard": 128}

@@ -33,19 +33,12 @@ from king_engine.international.rules import (
 )
 from king_engine.tricks import beats
 
+from .core import cards as cards_of  # (the card ids of a mask, lowest first)
+
 AVOIDING: Final = frozenset({*NEGATIVE_CONTRACTS, MINUS})
 #: Per contract, the cards a seat sheds first when it cannot follow suit.
 _PENALTY: Final = {contract: penalty_mask(contract) for contract in AVOIDING}
 _RANK: Final = tuple(card % 13 for card in range(52))
-
-
-def cards_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _highest(mask: int) -> int:

@@ -45,6 +45,8 @@ from king_engine.konturlu.state import (
     TRICKS,
 )
 
+from .core import cards as cards_of  # (the card ids of a mask, lowest first)
+
 KH_BIT: Final = 1 << KING_OF_HEARTS
 #: The cards each contract penalises (shed first when void; their taking can end the hand).
 PENALTY_MASK: Final = {EL: 0, KUPA: HEARTS_MASK, ERKEK: BOYS_MASK, KIZ: QUEENS_MASK, RIFKI: KH_BIT}
@@ -56,15 +58,6 @@ POINTS_PER_CARD: Final = {KUPA: 3, ERKEK: 6, KIZ: 10, RIFKI: 30}
 SONIKI_LAST: Final = TRICKS - 2
 TRICK_POINTS_EL_KOZ: Final = 5
 SONIKI_POINTS: Final = (10, 20)
-
-
-def cards_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _rank(card: int) -> int:
