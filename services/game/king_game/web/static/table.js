@@ -235,10 +235,11 @@ export function matchPage(matchId) {
         h(
           "div",
           { class: "side-col" },
+          // (one level of list: h() flattens no deeper)
           k
             ? k.side()
             : [
-                isInternational(view) ? [scoresPanel(view, match, me, model, nameBlock), model.hand === view.hand ? auctionPanel(view, match, me) : null] : sidePanel(shownView(view, model, over), match, me, model),
+                ...(isInternational(view) ? [scoresPanel(view, match, me, model, nameBlock), model.hand === view.hand ? auctionPanel(view, match, me) : null] : [sidePanel(shownView(view, model, over), match, me, model)]),
                 scoreSheet(shownView(view, model, over), match, me, model),
               ],
         ),
