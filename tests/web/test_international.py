@@ -133,16 +133,17 @@ class Driver:
         raise AssertionError(f"the match never read at version {version}")
 
     def check_summary(self) -> None:
-        summary = self.page.locator("#hand-summary")
-        hand = int(summary.get_attribute("data-hand"))
-        if hand in self.settled:
-            return
-        rows = self.page.evaluate(
-            """() => [...document.querySelectorAll('#settlement tbody tr')].map(tr => ({
+        # One read of the whole summary: at the fast pace it closes by itself after 4 s.
+        hand, rows, rule = self.page.evaluate(
+            """() => [+(document.querySelector('#hand-summary')?.dataset.hand ?? -1),
+                [...document.querySelectorAll('#settlement tbody tr')].map(tr => ({
                 seat: +tr.dataset.seat, base: +tr.dataset.base, payment: +tr.dataset.payment,
                 points: +tr.dataset.points, total: +tr.dataset.total, tricks: +tr.dataset.tricks,
-                shown: tr.querySelector('.hp').textContent }))"""
+                shown: tr.querySelector('.hp').textContent })),
+                document.querySelector('#settlement-rule')?.textContent ?? ''];"""
         )
+        if hand < 0 or hand in self.settled:
+            return
         sheet = self.body()["view"]["scores"]["sheet"]
         row = next(r for r in sheet if r["hand"] == hand)
         shown = [r["points"] for r in sorted(rows, key=lambda r: r["seat"])]
@@ -163,7 +164,6 @@ class Driver:
             for r in rows:  # the page's base and payment add up to the score it shows
                 assert r["base"] + r["payment"] == r["points"], (hand, r)
             assert [r["tricks"] for r in sorted(rows, key=lambda r: r["seat"])] == row["tricks"]
-            rule = self.page.inner_text("#settlement-rule")
             if row["outcome"] == "sold":
                 assert str(bid_value(row["price"], self.deck)) in rule, rule
             self.shot(f"settlement-{row['outcome']}")
