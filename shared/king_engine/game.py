@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any, Final, Protocol, cast, runtime_checkable
 
 from .deal import deal_hand
-from .errors import BadInput, ConfigError
+from .errors import BadInput
 from .match import MatchState, new_match
 from .moves import Move, parse_move
 from .rulesets import RULESET_BY_ID, RULESETS, Ruleset, get_ruleset
@@ -115,14 +115,7 @@ def new_game(
     rules = get_ruleset(ruleset)
     if rules.family is None:
         return new_match(ruleset, num_hands, match_key, options)
-    if not isinstance(num_hands, int) or isinstance(num_hands, bool):
-        raise ConfigError("bad_match_length", f"match length {num_hands!r} is not a number")
-    rules.check_length(num_hands)
-    if options is not None and not isinstance(options, Mapping):
-        raise ConfigError("bad_option", "options must be a mapping of names to values")
-    checked = rules.check_options(options)
-    if not isinstance(match_key, bytes) or len(match_key) != 32:
-        raise BadInput("bad_seed", "the match key must be 32 bytes")
+    checked = rules.check_setup(num_hands, match_key, options)
     state: GameState = rules.new_state(num_hands, match_key, checked, deal_hand)
     return state
 

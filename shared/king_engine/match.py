@@ -783,14 +783,7 @@ def _new_match(
         raise ConfigError(
             "unknown_ruleset", f"{ruleset!r} has its own state class: use game.new_game"
         )
-    if not isinstance(num_hands, int) or isinstance(num_hands, bool):
-        raise ConfigError("bad_match_length", f"match length {num_hands!r} is not a number")
-    rules.check_length(num_hands)
-    if options is not None and not isinstance(options, Mapping):
-        raise ConfigError("bad_option", "options must be a mapping of names to values")
-    checked = rules.check_options(options)
-    if not isinstance(match_key, bytes) or len(match_key) != 32:
-        raise BadInput("bad_seed", "the match key must be 32 bytes")
+    checked = rules.check_setup(num_hands, match_key, options)
     state = MatchState._blank(rules, num_hands, match_key, checked)
     state.dealer = dealer
     state._start_hand(0)

@@ -42,6 +42,7 @@ from .errors import (
     RULE_NO_TRUMP_FIRST_TRICK,
     RULE_PENALTY_DISCARD,
     RULE_TRUMP_NOT_BROKEN,
+    BadInput,
     ConfigError,
     IllegalMove,
 )
@@ -317,6 +318,21 @@ class Ruleset(ABC):
                     allowed=list(spec.values),
                 )
             checked[name] = value
+        return checked
+
+    def check_setup(
+        self, num_hands: Any, match_key: Any, options: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """The checked options of a new match, after its length and match key: the refusals
+        every ruleset's match makes (``bad_match_length``, ``bad_option``, ``bad_seed``)."""
+        if not isinstance(num_hands, int) or isinstance(num_hands, bool):
+            raise ConfigError("bad_match_length", f"match length {num_hands!r} is not a number")
+        self.check_length(num_hands)
+        if options is not None and not isinstance(options, Mapping):
+            raise ConfigError("bad_option", "options must be a mapping of names to values")
+        checked = self.check_options(options)
+        if not isinstance(match_key, bytes) or len(match_key) != 32:
+            raise BadInput("bad_seed", "the match key must be 32 bytes")
         return checked
 
     def describe(self) -> dict[str, Any]:
