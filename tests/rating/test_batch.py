@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -149,3 +151,42 @@ def test_a_players_matches_are_applied_in_batch_order(store: Store, schema_url: 
     for earlier, later in itertools.pairwise(rows):
         assert later[1] == earlier[2]
     assert rows[0][2] > 1500 > rows[1][2]
+
+
+def test_a_person_new_to_two_batches_at_once_keeps_both_matches(
+    store: Store, schema_url: str
+) -> None:
+    # Another batch has just added "newbie" and rated them (not committed yet). This batch
+    # must wait for it and build on the rating it leaves, not on the initial one.
+    other = psycopg.connect(schema_url)
+    other.execute("INSERT INTO players (player_id, name) VALUES ('newbie', 'newbie')")
+    other.execute(
+        "INSERT INTO ratings (player_id, ruleset, rating, rated_matches, last_rated_at) "
+        "VALUES ('newbie', 'standard', 1600, 1, %s)",
+        (MIDWEEK,),
+    )
+    match = build_match(("newbie", *PEOPLE[:3]), ended_at=MIDWEEK + timedelta(minutes=1))
+    results: list[list[Ingested]] = []
+    worker = threading.Thread(target=lambda: results.append(ingest_batch(store, [match])))
+    worker.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not query(
+            schema_url,
+            "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database()",
+        ):
+            assert time.monotonic() < deadline, "the batch never waited for the other one"
+            time.sleep(0.02)
+        other.commit()
+    finally:
+        other.close()
+        worker.join(timeout=30)
+    assert results == [[Ingested.RATED]]
+    assert query(
+        schema_url, "SELECT rating_before FROM rating_history WHERE player_id = 'newbie'"
+    ) == [(1600,)]
+    assert query(
+        schema_url,
+        "SELECT rated_matches FROM ratings WHERE player_id = 'newbie' AND ruleset = 'standard'",
+    ) == [(2,)]

@@ -5,16 +5,17 @@ message in turn would (the tests compare the two), in a handful of round trips f
 batch instead of two per match and one commit:
 
 1. one pipelined round trip: the batch's weeks are held in share mode (a freeze waits for us);
-   every person of the batch is locked ``FOR UPDATE`` in player-id order (the order every
-   ingestion locks in); the archive rows go in with ``ON CONFLICT (match_id) DO NOTHING``, so
-   the match id stays the idempotency key and the rows that come back are the new matches;
-   their seats and missing players follow in the same statement; and the players' current
-   ratings and week rows are read;
+   the archive rows go in with ``ON CONFLICT (match_id) DO NOTHING``, so the match id stays the
+   idempotency key and the rows that come back are the new matches, with their seats and the
+   people not seen before (in player-id order); only then is every person of the batch locked
+   ``FOR UPDATE`` in player-id order (the order every ingestion locks in), and their names,
+   current ratings and week rows are read. Archiving before locking keeps the archive's writes
+   out of the time other batches that share a player wait for these locks;
 2. in Python, the new matches in batch order: Elo (each match sees the ratings the matches
-   before it left), the week standings (``weekly.add_match``), and which weeks need a replay
-   from the archive because a match ended before a player's latest one;
-3. one pipelined round trip writes the ratings, the history (in batch order, so its ``seq``
-   is the order of application) and the week rows, replays those weeks, and commits.
+   before it left), the week standings (``weekly.add_match``), which weeks need a replay from
+   the archive because a match ended before a player's latest one, and whose name changed;
+3. one pipelined round trip writes the names, the ratings, the history (in batch order, so its
+   ``seq`` is the order of application) and the week rows, replays those weeks, and commits.
 
 A match id already in the archive, or seen earlier in the same batch, is a duplicate and
 changes nothing, so a batch retried after a crash (committed or not) applies each match once.
@@ -167,8 +168,12 @@ def _ingest(
     labels = sorted({w.label for w in weeks.values()})
     with conn.pipeline(), conn.transaction():
         conn.execute("SELECT 1 FROM weeks WHERE week = ANY(%s) ORDER BY week FOR SHARE", (labels,))
-        conn.execute(
-            "SELECT 1 FROM players WHERE player_id = ANY(%s) ORDER BY player_id FOR UPDATE",
+        archived = conn.execute(_ARCHIVE_BATCH, archive)
+        # A statement of its own, after the archive (which added the people not seen before):
+        # one that waited for a lock sees the locked rows as they are now.
+        named = conn.execute(
+            "SELECT player_id, name, is_guest FROM players WHERE player_id = ANY(%s) "
+            "ORDER BY player_id FOR UPDATE",
             (people,),
         )
         # Every ruleset's rating of these players: the locks above keep them as read.
@@ -177,7 +182,6 @@ def _ingest(
             "WHERE player_id = ANY(%s)",
             (people,),
         )
-        archived = conn.execute(_ARCHIVE_BATCH, archive)
         standings = conn.execute(
             "SELECT week, ruleset, player_id, points_x2, matches, score, reached_at, "
             "last_match_at FROM weekly_scores WHERE week = ANY(%s) AND player_id = ANY(%s)",
@@ -194,10 +198,15 @@ def _ingest(
                 for week, ruleset, pid, points, n, score, reached, last in standings.fetchall()
             }
         )
+        names = {pid: (name, guest) for pid, name, guest in named.fetchall()}
+        original = dict(names)
         outcome = {m.match_id: Ingested.DUPLICATE for m in messages}
         for message in messages:
             if message.match_id not in new:
                 continue
+            for seat in message.players:
+                if not seat.is_bot:
+                    names[seat.player_id] = (seat.name, seat.is_guest)
             week = weeks.get(message.match_id)
             if week is None:
                 outcome[message.match_id] = Ingested.ARCHIVED
@@ -207,7 +216,23 @@ def _ingest(
             outcome[message.match_id] = Ingested.RATED if on_board else Ingested.RATED_LATE
         if plan.history:
             _write(conn, plan)
+        _rename(conn, names, original)
     return outcome
+
+
+def _rename(
+    conn: psycopg.Connection[Any],
+    names: dict[str, tuple[str, bool]],
+    original: dict[str, tuple[str, bool]],
+) -> None:
+    """Names and the guest mark as the batch's last new match of each person left them."""
+    changed = [
+        {"player_id": pid, "name": name, "is_guest": guest}
+        for pid, (name, guest) in sorted(names.items())
+        if original.get(pid) != (name, guest)
+    ]
+    if changed:
+        conn.execute(_RENAME_BATCH, {"people": _dumps(changed)})
 
 
 def _rate(
@@ -328,8 +353,8 @@ def _write(conn: psycopg.Connection[Any], plan: _Plan) -> None:
 # The archive of the whole batch. Matches go in in match-id order (two batches that share a
 # duplicate wait for each other instead of deadlocking); a row that already existed returns
 # nothing, so its seats and players are left alone. A week that is frozen (or missing) leaves
-# the match off its board. Names and the guest mark follow the batch's last new match of each
-# person, as one match after another would leave them.
+# the match off its board. People not seen before go in in player-id order, the order every
+# ingestion locks in; names and the guest mark of the others are updated by ``_rename``.
 _ARCHIVE_BATCH = """
 WITH r AS (
     SELECT * FROM jsonb_to_recordset(%(matches)s::jsonb)
@@ -364,16 +389,22 @@ WITH r AS (
            CASE WHEN m.board_applied THEN s.points_x2 END
       FROM s JOIN m USING (match_id)
 ), people AS (
-    INSERT INTO players AS p (player_id, name, is_guest)
+    INSERT INTO players (player_id, name, is_guest)
     SELECT DISTINCT ON (s.player_id) s.player_id, s.name, s.is_guest
       FROM s JOIN m USING (match_id)
      WHERE NOT s.is_bot
      ORDER BY s.player_id, s.ord DESC
-    ON CONFLICT (player_id) DO UPDATE
-       SET name = EXCLUDED.name, is_guest = EXCLUDED.is_guest, updated_at = now()
-     WHERE (p.name, p.is_guest) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.is_guest)
+    ON CONFLICT (player_id) DO NOTHING
 )
 SELECT match_id, board_applied FROM m
+"""
+
+# The people whose name or guest mark the batch changed (``_rename``).
+_RENAME_BATCH = """
+UPDATE players AS p
+   SET name = u.name, is_guest = u.is_guest, updated_at = now()
+  FROM jsonb_to_recordset(%(people)s::jsonb) AS u(player_id text, name text, is_guest bool)
+ WHERE p.player_id = u.player_id
 """
 
 # Ratings (each player's rating in each ruleset once, with the count of the batch's rated
