@@ -12,9 +12,11 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 
+import psycopg
 import pytest
 from rq import Queue
 from rq.job import Job
@@ -27,7 +29,7 @@ from king_rating.batch import ingest_batch
 from king_rating.batchworker import BatchWorker
 from king_rating.store import Store
 
-from .conftest import build_match, query
+from .conftest import TcpProxy, build_match, query
 
 pytestmark = pytest.mark.integration
 
@@ -231,3 +233,45 @@ def test_killed_worker_processes_lose_nothing_and_apply_each_match_once(
     assert queue.count == 0
     assert queue.connection.keys(f"{queue.key}:batch:inflight:*") == []
     assert FailedJobRegistry(queue=queue).count == 0
+
+
+def test_a_database_outage_in_a_burst_gives_back_every_batch_in_flight(
+    schema_url: str, queue: Queue, db_proxy: TcpProxy
+) -> None:
+    # The worker holds two batches at a time (one in its transaction, the next claimed): when
+    # Postgres goes away, both go back to the queue, in order, and a later run applies every
+    # match once.
+    messages = matches(60)
+    ids = enqueue(queue, messages)
+    store = Store(db_proxy.url_for(schema_url), min_size=1, max_size=2)
+    cut = threading.Thread(target=lambda: _down_after(schema_url, db_proxy, committed=10))
+    cut.start()
+    try:
+        with pytest.raises(psycopg.OperationalError):
+            worker(queue, store, batch_size=5, retry_pauses_s=()).work(burst=True)
+    finally:
+        cut.join(timeout=30)
+        store.close()
+    assert queue.connection.keys(f"{queue.key}:batch:inflight:*") == []
+    queued = [i.decode() for i in queue.connection.lrange(queue.key, 0, -1)]
+    done = {
+        job_id
+        for job_id in ids
+        if Job.fetch(job_id, connection=queue.connection, serializer=JSONSerializer).get_status()
+        == "finished"
+    }
+    assert queued == [i for i in ids if i not in done]  # the rest, in queue order
+    db_proxy.restore()
+    again = Store(db_proxy.url_for(schema_url), min_size=1, max_size=2)
+    try:
+        worker(queue, again, batch_size=5).work(burst=True)
+    finally:
+        again.close()
+    assert applied(schema_url) == (60, 240, 240)
+
+
+def _down_after(url: str, proxy: TcpProxy, committed: int) -> None:
+    deadline = time.monotonic() + 20
+    while applied(url)[0] < committed and time.monotonic() < deadline:
+        time.sleep(0.005)
+    proxy.down()

@@ -24,6 +24,11 @@ one:
 4. **Finish.** One pipeline marks every job finished (status, result with what ingestion did,
    finished registry, result TTL) or failed, and empties the in-flight list.
 
+The loop keeps Postgres busy: while one batch's transaction runs, a second thread claims and
+reads the next batch and finishes the one before (steps 1, 2 and 4 are Redis and Python, step 3
+is Postgres), so a worker holds at most two batches in flight, in claim order in its in-flight
+list; finishing a batch trims its ids off the head of that list.
+
 A worker that dies (crash, kill, lost host) stops refreshing its ``alive`` key; every worker
 checks the other batch workers' keys when it starts and every ``alive_ttl_s`` after, and puts
 a dead worker's in-flight jobs back at the head of the queue, in their order. A batch that had
@@ -38,13 +43,15 @@ docs/library-seams.md and checked by tests/rating/test_batch_worker.py.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 import uuid
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -104,6 +111,17 @@ class BatchReport:
     taken: int
     ingested: dict[str, int]
     failed: int
+
+
+@dataclass(slots=True)
+class _Batch:
+    """A claim, read: how many ids it took off the queue (``taken`` of them distinct), its
+    messages and its poison."""
+
+    claimed: int
+    taken: int
+    valid: list[tuple[Job, FinishedMatch]] = field(default_factory=list)
+    failed: list[tuple[Job, str]] = field(default_factory=list)
 
 
 class BatchWorker:
@@ -213,31 +231,48 @@ class BatchWorker:
 
     def work_claimed(self, ids: list[str], burst: bool = False) -> BatchReport:
         """Ingest the claimed jobs ``ids`` and record their outcomes; empties the claim."""
+        batch = self.read_claimed(ids)
+        try:
+            results = self.ingest_batch(batch, burst)
+        except psycopg.OperationalError:
+            self._give_back()
+            raise
+        return self.finish_batch(batch, results)
+
+    def read_claimed(self, ids: list[str]) -> _Batch:
+        """The claimed jobs ``ids``, read and parsed; poison messages are set aside."""
         # A producer's retry under the same job id can put that id on the list twice: one job.
-        ids = list(dict.fromkeys(ids))
-        jobs = self._read_jobs(ids)
-        valid: list[tuple[Job, FinishedMatch]] = []
-        failed: list[tuple[Job, str]] = []
+        unique = list(dict.fromkeys(ids))
+        jobs = self._read_jobs(unique)
+        batch = _Batch(claimed=len(ids), taken=len(unique))
         for job in jobs:
             if job is None:
                 continue  # expired or deleted while queued: nothing to do
             try:
-                valid.append((job, _message_of(job)))
+                batch.valid.append((job, _message_of(job)))
             except Poison as exc:
-                failed.append((job, f"Poison: {exc}"))
-        results: list[Ingested | str] = self._ingest([m for _, m in valid], burst)
+                batch.failed.append((job, f"Poison: {exc}"))
+        return batch
+
+    def ingest_batch(self, batch: _Batch, burst: bool = False) -> list[Ingested | str]:
+        """Step 3: the batch's valid messages into Postgres, one result (or reason) each."""
+        return self._ingest([m for _, m in batch.valid], burst)
+
+    def finish_batch(self, batch: _Batch, results: list[Ingested | str]) -> BatchReport:
+        """Record every job's outcome and take the batch off the head of the claim."""
         done: list[tuple[Job, FinishedMatch, Ingested]] = []
-        for (job, message), result in zip(valid, results, strict=True):
+        failed = list(batch.failed)
+        for (job, message), result in zip(batch.valid, results, strict=True):
             if isinstance(result, Ingested):
                 done.append((job, message, result))
             else:
                 failed.append((job, result))
-        self._finish(done, failed)
+        self._finish(done, failed, batch.claimed)
         counts: dict[str, int] = {}
         for _, message, result in done:
             counts[str(result)] = counts.get(str(result), 0) + 1
             record_rating_ingested(str(result), _lag(message))
-        return BatchReport(len(ids), counts, len(failed))
+        return BatchReport(batch.taken, counts, len(failed))
 
     def _read_jobs(self, ids: list[str]) -> list[Job | None]:
         """The jobs ``ids`` with what the batch uses of them (None: no such job).
@@ -273,8 +308,7 @@ class BatchWorker:
                 return _bisect(self.store(), messages)
             except psycopg.OperationalError as exc:
                 if burst or self._stop.is_set():
-                    self._give_back()
-                    raise
+                    raise  # the caller gives the claim back
                 pause = next(pauses, pause)
                 log.warning(
                     "ratings worker %s: the database is unavailable (%s); the batch of %d "
@@ -298,6 +332,7 @@ class BatchWorker:
         self,
         done: list[tuple[Job, FinishedMatch, Ingested]],
         failed: list[tuple[Job, str]],
+        claimed: int,
     ) -> None:
         finished = FinishedJobRegistry(queue=self.queue)
         failures = FailedJobRegistry(queue=self.queue)
@@ -308,7 +343,7 @@ class BatchWorker:
             )
             pairs = zip(failed, full, strict=True)
             failed = [(whole or job, reason) for (job, reason), whole in pairs]
-        # Not a MULTI: a worker that dies half-way leaves its in-flight list (deleted last), so
+        # Not a MULTI: a worker that dies half-way leaves its in-flight list (trimmed last), so
         # the whole claim is requeued and finishes as duplicates.
         with self.connection.pipeline(transaction=False) as pipe:
             for job, _, result in done:
@@ -331,7 +366,7 @@ class BatchWorker:
                 failures.add(job, ttl=ttl, exc_string=reason, pipeline=pipe)
                 Result.create_failure(job, ttl, exc_string=reason, pipeline=pipe)
                 log.error("ratings worker %s: job %s failed: %s", self.name, job.id, reason)
-            pipe.delete(self.inflight_key)
+            pipe.ltrim(self.inflight_key, claimed, -1)
             pipe.execute()
 
     # ------------------------------------------------------------------ the loop
@@ -345,24 +380,53 @@ class BatchWorker:
         beating = threading.Thread(target=self._beat_forever, name="ratings-beat", daemon=True)
         beating.start()
         total = 0
+        # One helper thread, so its tasks run in the order given: the next batch's claim and
+        # read, then the finish of the batch before.
+        helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings-batch")
+        finishing: Future[BatchReport] | None = None
         try:
             self.recover()
             self.schedule_due()
-            while not self._stop.is_set():
-                self._check_others()
-                ids = self.claim(0 if burst else idle_wait_s)
-                if not ids:
-                    if burst:
-                        break
-                    continue
-                total += self.work_claimed(ids, burst).taken
+            batch = self._next(burst, idle_wait_s)
+            while batch is not None:
+                coming = helper.submit(self._next, burst, idle_wait_s)
+                try:
+                    results = self.ingest_batch(batch, burst)
+                except psycopg.OperationalError:
+                    # The helper's claim and finish land first: what is left in flight (this
+                    # batch and the next) goes back to the head of the queue, in order.
+                    coming.cancel()
+                    for task in (finishing, coming):
+                        with contextlib.suppress(Exception):
+                            if task is not None and not task.cancelled():
+                                task.result()
+                    self._give_back()
+                    raise
+                if finishing is not None:
+                    total += finishing.result().taken
+                finishing = helper.submit(self.finish_batch, batch, results)
+                batch = coming.result()
+            if finishing is not None:
+                total += finishing.result().taken
         finally:
             self._stop.set()
+            helper.shutdown(wait=True)
             with self.connection.pipeline() as pipe:
                 pipe.srem(self.workers_key, self.name)
                 pipe.delete(self.alive_key)
                 pipe.execute()
         return total
+
+    def _next(self, burst: bool, idle_wait_s: int) -> _Batch | None:
+        """The next claimed batch, read; None when stopped (or, in a burst, the queue is empty)."""
+        while not self._stop.is_set():
+            self._check_others()
+            ids = self.claim(0 if burst else idle_wait_s)
+            if ids:
+                return self.read_claimed(ids)
+            if burst:
+                return None
+        return None
 
 
 def _message_of(job: Job) -> FinishedMatch:
