@@ -207,9 +207,7 @@ export function matchPage(matchId) {
     try {
       const answer = await api.sendMove(matchId, move, state.data.version);
       playback.push(answer?.events || []);
-      // The view after the move comes with the long-poll's page of these events (one read
-      // for both, instead of one each).
-      soon();
+      await refresh();
     } catch (error) {
       if (error.code === "stale_version") await refresh();
       else toast(`${t("illegal")}: ${errorText(error)}`);
