@@ -1,40 +1,53 @@
-"""A whole `konturlu` match (32 hands) against easy computer bots, on the real game service (its
-app factory on this run's Redis and Postgres, a real bot worker), followed in Chromium.
+"""Konturlu King in Chromium: a whole 32-hand match against easy computer bots on the real game
+service (its app factory on this run's Redis and Postgres, a real bot worker), its Verify deck
+and its replay; a live table where a Rıfkı deal is cancelled; and engine-made transcripts for
+the replay's settlement and the verifier.
 
-The first ``BROWSER_HANDS`` hands are played in the page (all 32 with
-KING_KONTURLU_BROWSER_HANDS=32): it names seat 0's contracts (a Dürt first, Koz by suit),
-answers every call it is asked with a chosen legal call (kontur, masa, söyleyen hariç, sür,
-iyi), plays its cards in trick play and onto the Dürt layout, and presses on through the
-hands' settlements; the rest goes through the API with the page's own session. What it
+The match is played in the page (the first ``BROWSER_HANDS`` hands, all 32 unless
+KING_KONTURLU_BROWSER_HANDS says fewer; the rest then goes through the API with the page's own
+session): it names seat 0's contracts (a Dürt first, Koz by suit), answers every call it is
+asked with a chosen legal call (kontur, masa, söyleyen hariç, sür, iyi), plays its cards in
+trick play and onto the Dürt layout, and presses on through the hands' settlements. What it
 shows is checked against the match body at each step: the call log and the pair table during
 the calls, the Dürt layout with the cards it may play, each settlement's lines, and at the end
 the sheet from +122, its row sums (the spec's contract totals, RULES-konturlu.md §6.1), the
-totals, çıkar / batar, and each hand's score against an oracle written here from §5.
+totals, çıkar / batar, and each hand's score against an oracle written here from §5. The first
+time each phase is on the table (contract choice, each round of calls, trick play, Dürt, a
+settlement) the page is also looked at 390×844: nothing sticks out sideways and every button
+offered can be pressed where it shows.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
 import time
 import urllib.error
+import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .live_game import call, game_service
+from king_engine import deal as kingdeal
+from king_engine.cards import CARD_CODES
+
+from .live_game import Player, call, game_service
 from .play import horizontal_overflow, sign_in_as_guest
 from .servers import LiveServer
 from .test_turkish import english_on
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+# The whole match takes about four minutes of the test's time on a busy 2-core machine.
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.timeout(600)]
 
 try:
     import king_game.app  # noqa: F401
-    from king_engine.konturlu.state import KonturluState
+    from king_engine.konturlu.state import KONTURLU
+    from king_match import fairness
 except ImportError as missing:  # the game service is not installed in this environment
     pytest.skip(f"the game service cannot be imported: {missing}", allow_module_level=True)
 
@@ -43,10 +56,24 @@ HAND_TOTALS = {"el": -65, "kupa": -39, "erkek": -48, "kiz": -40, "rifki": -30, "
                "koz": 65, "durt": 65}  # fmt: skip
 PENALTIES = {"el", "kupa", "erkek", "kiz", "rifki", "soniki"}
 MULTIPLIER = {"kontur": 1, "sur": 2, "sur_auto": 2}
-#: Hands played in the browser (all 32 with KING_KONTURLU_BROWSER_HANDS=32: about 6 minutes on
-#: a busy 2-core machine); the rest of the match is played through the API with the page's own
-#: session, and the page then shows the whole sheet.
-BROWSER_HANDS = int(os.environ.get("KING_KONTURLU_BROWSER_HANDS", "6"))
+#: Hands played in the browser (all 32 unless the environment says fewer); the rest of the
+#: match is then played through the API with the page's own session, and the page shows the
+#: whole sheet.
+BROWSER_HANDS = int(os.environ.get("KING_KONTURLU_BROWSER_HANDS", "32"))
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+#: The buttons of ``sel`` that cannot be pressed where they show at this size: outside the
+#: width, under something else once scrolled to, or too small to press.
+UNREACHABLE_JS = """sel => {
+  const buttons = [...document.querySelectorAll(sel)];
+  const bad = buttons.filter(b => {
+    b.scrollIntoView({ block: 'center', inline: 'nearest' });
+    const r = b.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.left < 0 || r.right > innerWidth || r.height < 24 || r.width < 24 || !b.contains(hit);
+  }).map(b => b.dataset.move || b.dataset.card || b.id || b.textContent);
+  return { count: buttons.length, bad };
+}"""
 #: What the page offers once it has caught up with a version other than ``v``: the summary's
 #: Continue, the picker's contracts, the call buttons or the legal cards (or the standings).
 SNAPSHOT_JS = """v => {
@@ -69,21 +96,8 @@ SNAPSHOT_JS = """v => {
 
 @pytest.fixture(scope="module")
 def game_server(redis_url: str, database_url: str) -> Iterator[LiveServer]:
-    with pytest.MonkeyPatch.context() as patch:
-        # The match layer's standing() reads result()["king_seat"], which KonturluState.result
-        # does not name (konturlu has no King feat), so the last move of a match fails. Until
-        # the engine names it, this process's copy answers None (the bot worker's does not:
-        # a last move of a bot then comes from the clock sweeper here, after its fallback).
-        original = KonturluState.result
-
-        def result(self: Any, forfeits: Any = ()) -> dict[str, Any]:
-            out: dict[str, Any] = original(self, forfeits)
-            out.setdefault("king_seat", None)
-            return out
-
-        patch.setattr(KonturluState, "result", result)
-        with game_service(redis_url, database_url, db=12, bots=True) as server:
-            yield server
+    with game_service(redis_url, database_url, db=12, bots=True) as server:
+        yield server
 
 
 def oracle_scores(row: dict[str, Any]) -> list[int]:
@@ -184,6 +198,7 @@ class Driver:
         self.seen = {"calls_r1": 0, "calls_r2": 0, "durt": 0, "summary": 0, "contract": 0}
         self.acted: str | None = None
         self.turns = 0
+        self.phoned: set[str] = set()
 
     def body(self) -> Any:
         return call(self.base, "GET", f"/v1/matches/{self.match_id}", self.token)
@@ -192,6 +207,25 @@ class Driver:
         if name not in self.shots:
             self.shots.add(name)
             self.page.screenshot(path=str(self.artifacts / name), full_page=full)
+
+    def phone(self, name: str, buttons: str) -> None:
+        """The first time ``name`` is on the table: the page at 390×844 scrolls nowhere
+        sideways and every button of ``buttons`` can be pressed; a screenshot."""
+        if name in self.phoned:
+            return
+        self.phoned.add(name)
+        page = self.page
+        page.set_viewport_size(PHONE)
+        try:
+            page.wait_for_function("w => innerWidth === w", arg=PHONE["width"])
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), name
+            assert horizontal_overflow(page) == [], name
+            reach = page.evaluate(UNREACHABLE_JS, buttons)
+            assert reach["count"] > 0 and reach["bad"] == [], (name, reach)
+            page.evaluate("scrollTo(0, 0)")
+            page.screenshot(path=str(self.artifacts / f"konturlu-{name}-390.png"), full_page=True)
+        finally:
+            page.set_viewport_size(DESKTOP)
 
     def step(self) -> bool:
         """One move of seat 0 (or one summary pressed on); False once the match is over."""
@@ -205,6 +239,7 @@ class Driver:
         if snap["over"]:
             return False
         if snap["summary"]:
+            self.phone("summary", "#summary-continue")
             hand = self.check_summary()
             if hand is not None and hand + 1 >= BROWSER_HANDS:
                 return False
@@ -219,6 +254,7 @@ class Driver:
             assert body is not None and body["my_turn"]
             assert sorted(snap["picker"]) == sorted(body["view"]["legal_moves"])
             self.shot("konturlu-contract-1280.png")
+            self.phone("contract", "#contract-picker button")
             durt = [m for m in snap["picker"] if m.startswith("durt:")]
             # Seat 0's first pick is a Dürt: the browser plays one whatever the bots name.
             move = self.rng.choice(durt if durt and self.seen["contract"] == 1 else snap["picker"])
@@ -226,10 +262,15 @@ class Driver:
         elif snap["calls"]:
             assert body is not None and body["my_turn"]
             move = self.check_calls(snap["calls"], body["view"])
+            self.phone(f"calls-round{body['view']['challenge']['round']}", "#calls button")
             selector = f'#calls button[data-move="{move}"]'
         else:
             if body is not None:
                 self.check_cards(snap["cards"], body["view"])
+            if snap["phase"] == "durt" or self.page.locator("#k-pairs-play td.kontur").count():
+                self.phone(
+                    "durt" if snap["phase"] == "durt" else "play", "#hand.active .card.legal"
+                )
             move = self.rng.choice(snap["cards"])
             selector = f'#hand.active .card.legal[data-card="{move}"]'
         self.acted = snap["version"]
@@ -237,10 +278,11 @@ class Driver:
         return True
 
     def sample(self) -> bool:
-        """Check the cards against the body now and then (every Dürt turn, some trick turns)."""
+        """Check the cards against the body now and then (every other Dürt turn, some trick
+        turns): each read of the body costs the service a decode of the whole match."""
         self.turns += 1
         in_durt = self.page.locator("#k-durt").count() > 0
-        return in_durt or self.turns % 7 == 0
+        return (in_durt and self.turns % 2 == 0) or self.turns % 9 == 0
 
     def check_calls(self, offered: list[str], view: dict[str, Any]) -> str:
         page = self.page
@@ -328,13 +370,32 @@ def play_by_api(base: str, token: str, match_id: str, rng: random.Random) -> Non
     raise AssertionError("the match did not end through the API")
 
 
-def test_a_whole_konturlu_match_in_the_browser(
-    browser: Any, game_server: LiveServer, artifacts: Path
-) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+@dataclass
+class Played:
+    """The finished match as the page that played it left it."""
+
+    page: Any
+    driver: Driver
+    base: str
+    match_id: str
+    final: dict[str, Any]
+    seconds: float
+
+    def transcript(self) -> dict[str, Any]:
+        answer: dict[str, Any] = call(
+            self.base, "GET", f"/v1/matches/{self.match_id}/fairness", self.driver.token
+        )
+        return answer
+
+
+@pytest.fixture(scope="module")
+def played(browser: Any, game_server: LiveServer, artifacts: Path) -> Iterator[Played]:
+    """A whole match played in the page (see the module's docstring), ended on its standings."""
+    context = browser.new_context(viewport=DESKTOP)
     context.set_default_timeout(30_000)
     context.add_init_script(
-        "localStorage.setItem('king.pace', 'fast'); localStorage.setItem('king.lang', 'en')"
+        "localStorage.getItem('king.pace') || localStorage.setItem('king.pace', 'fast');"
+        " localStorage.setItem('king.lang', 'en')"
     )
     page = context.new_page()
     errors: list[str] = []
@@ -353,75 +414,564 @@ def test_a_whole_konturlu_match_in_the_browser(
         moves = 0
         while driver.step():
             moves += 1
-            if moves % 25 == 0:
+            if moves % 50 == 0:
                 hand = page.locator(".match-head .what strong").inner_text()
                 print(f"{time.monotonic() - started:.0f} s: {moves} steps, {hand}", flush=True)
-            if moves == 60:  # the first hands at the fast pace, the rest without pauses
+            if driver.seen["summary"] == 1:
+                # The first hand at the fast pace (its summary waits 4 s, long enough to be
+                # looked at on a phone), the rest without pauses.
                 page.evaluate("localStorage.setItem('king.pace', 'instant')")
             assert moves < 1500, "the match did not end"
             assert errors == []
-        duration = time.monotonic() - started
-        print(f"konturlu: {BROWSER_HANDS} hands in the browser in {duration:.0f} s, {moves} steps")
+        seconds = time.monotonic() - started
+        print(f"konturlu: {BROWSER_HANDS} hands in the browser in {seconds:.0f} s, {moves} steps")
         seen = driver.seen
         assert seen["durt"] > 0 and seen["calls_r1"] > 0 and seen["summary"] > 0, seen
         if BROWSER_HANDS >= 32:
             assert seen["contract"] == 8, seen
+            assert driver.phoned >= {"contract", "calls-round1", "durt", "summary"}, driver.phoned
         else:
             page.goto(f"{game_server.url}/#/")
             play_by_api(game_server.url, driver.token, match_id, random.Random(5))
             page.goto(f"{game_server.url}/#/match/{match_id}")
         page.wait_for_selector("#standings")
-
         final = driver.body()
         assert final["status"] == "finished"
-        sheet = final["view"]["sheet"]
-        assert len(sheet) == 32
-        page.wait_for_selector("#k-outcomes")
-        # Every row as the body has it, summing to its contract's total, and equal to §5's
-        # formula applied to its points and pairs.
-        shown = page.locator("#k-sheet tbody tr[data-hand]").evaluate_all(
-            "rs => rs.map(r => ({hand: +r.dataset.hand, contract: r.dataset.contract,"
-            " scores: r.dataset.scores.split(',').map(Number)}))"
-        )
-        assert shown == [{"hand": r["hand"], "contract": r["contract"], "scores": r["scores"]}
-                         for r in sheet]  # fmt: skip
-        for row in sheet:
-            assert sum(row["scores"]) == HAND_TOTALS[row["contract"]], row
-            assert oracle_scores(row) == row["scores"], row
-        assert sorted(r["contract"] for r in sheet) == sorted(list(HAND_TOTALS) * 4)
-        totals = [122 + sum(r["scores"][s] for r in sheet) for s in range(4)]
-        assert totals == final["view"]["totals"] and sum(totals) == 0
-        shown_totals = page.get_attribute("#k-totals", "data-totals")
-        assert shown_totals == ",".join(str(x) for x in totals)
-        outcomes = ["cikar" if x >= 0 else "batar" for x in totals]
-        assert final["seat_outcomes"] == outcomes
-        for seat, outcome in enumerate(outcomes):
-            cell = page.locator(f'#k-outcomes th[data-seat="{seat}"]')
-            assert cell.get_attribute("data-outcome") == outcome
-            li = page.locator(f'#standings li[data-seat="{seat}"]')
-            assert li.get_attribute("data-outcome") == outcome
-        # The paper's checks: every contract's rows and every declarer's section.
-        checks = page.locator("#k-checks tr[data-expected]").evaluate_all(
-            "rs => rs.map(r => [+r.dataset.sum, +r.dataset.expected])"
-        )
-        assert len(checks) == 8 + 4 and all(s == e for s, e in checks)
-        assert [e for _, e in checks[8:]] == [-122] * 4
-        assert page.get_attribute("#k-check-all", "data-all") == "0"
-        # A Dürt hand's and a settlement with eatings, opened from the sheet.
-        durt = next(r for r in sheet if r["contract"] == "durt" and r["transfers"])
-        eaten = next((r for r in sheet if r["eaten"]), sheet[0])
-        for row in (durt, eaten):
-            page.click(f'#k-sheet tbody tr[data-hand="{row["hand"]}"]')
-            assert shown_lines(page, "#k-settle") == expected_lines(row)
-        page.click("#k-checks summary")
+        yield Played(page, driver, game_server.url, match_id, final, seconds)
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_whole_konturlu_match_in_the_browser(played: Played, artifacts: Path) -> None:
+    page, final = played.page, played.final
+    sheet = final["view"]["sheet"]
+    assert len(sheet) == 32
+    page.wait_for_selector("#k-outcomes")
+    # Every row as the body has it, summing to its contract's total, and equal to §5's
+    # formula applied to its points and pairs.
+    shown = page.locator("#k-sheet tbody tr[data-hand]").evaluate_all(
+        "rs => rs.map(r => ({hand: +r.dataset.hand, contract: r.dataset.contract,"
+        " scores: r.dataset.scores.split(',').map(Number)}))"
+    )
+    assert shown == [{"hand": r["hand"], "contract": r["contract"], "scores": r["scores"]}
+                     for r in sheet]  # fmt: skip
+    for row in sheet:
+        assert sum(row["scores"]) == HAND_TOTALS[row["contract"]], row
+        assert oracle_scores(row) == row["scores"], row
+    assert sorted(r["contract"] for r in sheet) == sorted(list(HAND_TOTALS) * 4)
+    totals = [122 + sum(r["scores"][s] for r in sheet) for s in range(4)]
+    assert totals == final["view"]["totals"] and sum(totals) == 0
+    shown_totals = page.get_attribute("#k-totals", "data-totals")
+    assert shown_totals == ",".join(str(x) for x in totals)
+    outcomes = ["cikar" if x >= 0 else "batar" for x in totals]
+    assert final["seat_outcomes"] == outcomes
+    for seat, outcome in enumerate(outcomes):
+        cell = page.locator(f'#k-outcomes th[data-seat="{seat}"]')
+        assert cell.get_attribute("data-outcome") == outcome
+        li = page.locator(f'#standings li[data-seat="{seat}"]')
+        assert li.get_attribute("data-outcome") == outcome
+    # The paper's checks: every contract's rows and every declarer's section.
+    checks = page.locator("#k-checks tr[data-expected]").evaluate_all(
+        "rs => rs.map(r => [+r.dataset.sum, +r.dataset.expected])"
+    )
+    assert len(checks) == 8 + 4 and all(s == e for s, e in checks)
+    assert [e for _, e in checks[8:]] == [-122] * 4
+    assert page.get_attribute("#k-check-all", "data-all") == "0"
+    # A Dürt hand's and a settlement with eatings, opened from the sheet.
+    durt = next(r for r in sheet if r["contract"] == "durt" and r["transfers"])
+    eaten = next((r for r in sheet if r["eaten"]), sheet[0])
+    for row in (durt, eaten):
+        page.click(f'#k-sheet tbody tr[data-hand="{row["hand"]}"]')
+        assert shown_lines(page, "#k-settle") == expected_lines(row)
+    page.click("#k-checks summary")
+    assert horizontal_overflow(page) == []
+    page.screenshot(path=str(artifacts / "konturlu-end-1280.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    try:
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
         assert horizontal_overflow(page) == []
-        page.screenshot(path=str(artifacts / "konturlu-end-1280.png"), full_page=True)
-        page.click("#lang")  # Türkçe
-        page.wait_for_selector("#k-outcomes")
-        page.click(f'#k-sheet tbody tr[data-hand="{eaten["hand"]}"]')
-        page.click("#k-checks summary")
-        assert english_on(page) == []
-        page.screenshot(path=str(artifacts / "konturlu-end-1280-tr.png"), full_page=True)
+        page.screenshot(path=str(artifacts / "konturlu-end-390.png"), full_page=True)
+    finally:
+        page.set_viewport_size(DESKTOP)
+    page.click("#lang")  # Türkçe
+    page.wait_for_selector("#k-outcomes")
+    page.click(f'#k-sheet tbody tr[data-hand="{eaten["hand"]}"]')
+    page.click("#k-checks summary")
+    assert english_on(page) == []
+    page.screenshot(path=str(artifacts / "konturlu-end-1280-tr.png"), full_page=True)
+    page.click("#lang")  # back to English
+
+
+def durt_swapped(transcript: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The transcript with two cards of a Dürt deal swapped between two seats; that hand."""
+    altered = copy.deepcopy(transcript)
+    entry = next(e for e in altered["hands"] if any(t.startswith("durt:") for _, t in e["moves"]))
+    cards = [m for m in entry["moves"] if m[1] in CARD_CODES]
+    a = cards[0]
+    b = next(m for m in cards if m[0] != a[0])
+    a[1], b[1] = b[1], a[1]
+    return altered, int(entry["hand"])
+
+
+def serve(page: Any, match_id: str, transcript: dict[str, Any]) -> str:
+    """Answer the match's transcript with ``transcript`` (Playwright's routing)."""
+    pattern = f"**/v1/matches/{match_id}/fairness"
+    body = json.dumps(transcript)
+    page.route(
+        pattern,
+        lambda route: route.fulfill(status=200, content_type="application/json", body=body),
+    )
+    return pattern
+
+
+def test_verify_deck_passes_on_the_match_and_fails_on_a_tampered_transcript(
+    played: Played, artifacts: Path
+) -> None:
+    page = played.page
+    page.goto(f"{played.base}/#/match/{played.match_id}")
+    page.click("#verify-button")
+    page.wait_for_selector("#verify-pass, #verify-fail")
+    assert page.locator("#verify-pass").count() == 1, page.inner_text("#verify-result")
+    transcript = played.transcript()
+    assert [e["deal"] for e in transcript["hands"]] == list(range(len(transcript["hands"])))
+    # RULES-konturlu.md §1.3: the first declarer is the opening draw's, re-drawn here.
+    checks = page.locator("#verify-result .checks li").all_inner_texts()
+    first = [c for c in checks if c.startswith("✔ first declarer: ")]
+    assert first == [
+        f"✔ first declarer: the opening draw gives seat {transcript['first_declarer']}"
+    ]
+    assert any(c.startswith("✔ this device's hands: 32 hand(s)") for c in checks), checks
+    page.locator("#verify-result").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "konturlu-verify-1280.png"))
+    altered, hand = durt_swapped(transcript)
+    pattern = serve(page, played.match_id, altered)
+    try:
+        page.click("#verify-button")
+        page.wait_for_selector("#verify-fail")
+        problems = page.locator("#verify-fail li").all_inner_texts()
+        assert problems and all(p.startswith(f"hand {hand + 1}:") for p in problems), problems
+    finally:
+        page.unroute(pattern)
+
+
+def shown_steps(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        """() => ({
+          label: document.querySelector('#trick-label').textContent,
+          cards: [...document.querySelectorAll('#trick .rspot')]
+            .map(s => [+s.dataset.seat, s.dataset.card]),
+          layout: Object.fromEntries([...document.querySelectorAll('#k-layout .k-row')]
+            .map(r => [r.dataset.suit, r.dataset.lo ? [r.dataset.lo, r.dataset.hi] : null])),
+          places: [...document.querySelectorAll('#k-places li')].map(l => +l.dataset.seat),
+        })"""
+    )
+
+
+def test_the_history_page_replays_the_match(played: Played, artifacts: Path) -> None:
+    page, final = played.page, played.final
+    sheet = {row["hand"]: row for row in final["view"]["sheet"]}
+    transcript = played.transcript()
+    page.goto(f"{played.base}/#/history/{played.match_id}")
+    page.wait_for_selector("#replay-verify-pass, #replay-verify-fail", timeout=30_000)
+    assert page.get_attribute("#replay-verify-pass", "data-scope") == "full"
+    for seat, total in enumerate(final["view"]["totals"]):
+        text = page.inner_text(f'#replay-standings li[data-seat="{seat}"]')
+        assert text.split(" — ")[1].split(" ")[0] == str(total), text
+    entries = transcript["hands"]
+    assert page.locator(".hand-tabs button").count() == len(entries)
+    totals = [122] * 4
+    for i, entry in enumerate(entries):
+        page.click(f"#hand-{i + 1}")
+        page.wait_for_selector(f'#hand-{i + 1}[aria-pressed="true"]')
+        moves = [(seat, text) for seat, text in entry["moves"]]
+        said = [(seat, text) for seat, text in moves if text.split(":")[0] in CALL_WORDS]
+        assert [(c["seat"], c["call"]) for c in shown_calls(page, "#k-replay-log")] == said
+        if entry["ended"] != "played":
+            continue
+        row = sheet[entry["hand"]]
+        assert shown_pairs(page, "#k-replay-pairs") == row["pairs"], i
+        assert shown_lines(page, "#k-replay-settle") == expected_lines(row), i
+        totals = [t + x for t, x in zip(totals, row["scores"], strict=True)]
+        shown_totals = page.get_attribute("#k-replay-totals", "data-totals")
+        assert shown_totals == ",".join(map(str, totals))
+        step = shown_steps(page)
+        cards = [(seat, text) for seat, text in moves if text in CARD_CODES]
+        if row["contract"] != "durt":
+            assert step["label"] == f"Trick 1 of {(len(cards) + 3) // 4}"
+            assert sorted(s for s in step["cards"] if s[1]) == sorted(map(list, cards[:4]))
+            continue
+        # Dürt: the declarer's first card opens its suit at the named rank; at the last card
+        # the finishing order is the sheet's.
+        rank = row["rank"]
+        assert step["label"] == f"Card 1 of {len(cards)}"
+        opened = {suit: run for suit, run in step["layout"].items() if run}
+        assert opened == {cards[0][1][1]: [rank, rank]} and cards[0][1][0] == rank
+        if "durt" not in played.driver.shots:
+            played.driver.shots.add("durt")
+            for _ in range(len(cards) - 1):
+                page.keyboard.press("ArrowRight")
+            assert shown_steps(page)["label"] == f"Card {len(cards)} of {len(cards)}"
+            assert shown_steps(page)["places"] == row["places"]
+            page.screenshot(path=str(artifacts / "konturlu-history-durt-1280.png"), full_page=True)
+            page.set_viewport_size(PHONE)
+            try:
+                assert horizontal_overflow(page) == []
+                page.screenshot(
+                    path=str(artifacts / "konturlu-history-durt-390.png"), full_page=True
+                )
+            finally:
+                page.set_viewport_size(DESKTOP)
+    assert totals == final["view"]["totals"]
+    page.click("#hand-1")
+    page.screenshot(path=str(artifacts / "konturlu-history-1280.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    try:
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        assert horizontal_overflow(page) == []
+        page.screenshot(path=str(artifacts / "konturlu-history-390.png"), full_page=True)
+    finally:
+        page.set_viewport_size(DESKTOP)
+    # A transcript altered on its way fails, naming the hand.
+    altered, hand = durt_swapped(transcript)
+    pattern = serve(page, played.match_id, altered)
+    try:
+        page.reload()
+        page.wait_for_selector("#replay-verify-fail", timeout=30_000)
+        problems = page.locator("#replay-verify-fail li").all_inner_texts()
+        assert problems and all(p.startswith(f"hand {hand + 1}:") for p in problems), problems
+    finally:
+        page.unroute(pattern)
+
+
+# ---------------------------------------------------------------- a cancelled Rıfkı deal
+
+CALL_WORDS = {"iyi", "kontur", "masa", "haric", "sur"}
+HEARTS = range(26, 39)  # card ids: C, D, H, S by 13, 2 to A
+
+
+def may_cancel(mask: int) -> bool:
+    """RULES-konturlu.md §2.7.1: exactly one heart, and it is K♥ or A♥."""
+    hearts = [c for c in HEARTS if mask >> c & 1]
+    return len(hearts) == 1 and CARD_CODES[hearts[0]][0] in "KA"
+
+
+def rifki_seeds(match_id: str, server_seed: bytes, bots: bool = False) -> list[bytes]:
+    """Seeds for the four seats (seats 1-3 the zero bot seed with ``bots``) that make seat 0
+    declare first (the opening draw) and seat 3 the only seat that may cancel a Rıfkı on
+    deal 0; on deal 1 seat 0 may not cancel."""
+    rng = random.Random(match_id)
+    while True:
+        seeds = [rng.randbytes(32) for _ in range(4)]
+        if bots:
+            seeds[1:] = [kingdeal.BOT_SEED] * 3
+        key = kingdeal.match_key(match_id, server_seed, seeds)
+        if kingdeal.opening_draw(key).winner != 0:
+            continue
+        deal0 = kingdeal.deal_hand(key, 0)
+        if [may_cancel(m) for m in deal0] == [False, False, False, True] and not may_cancel(
+            kingdeal.deal_hand(key, 1)[0]
+        ):
+            return seeds
+
+
+def move_when_asked(player: Player, match_id: str, move: str) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        match = player.match(match_id)
+        if match["my_turn"]:
+            assert move in match["view"]["legal_moves"], match["view"]["legal_moves"]
+            call(player.base, "POST", f"/v1/matches/{match_id}/moves", player.token,
+                 {"move": move, "version": match["version"]})  # fmt: skip
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{player.name} was not asked to move")
+
+
+STRUCK_JS = """sel => [...document.querySelectorAll(sel + ' li[data-call]')].map(li => ({
+  seat: +li.dataset.seat, call: li.dataset.call,
+  struck: getComputedStyle(li.querySelector('s') || li).textDecorationLine }))"""
+
+
+def test_a_cancelled_rifki_deal_shows_its_calls_struck_through(
+    browser: Any, game_server: LiveServer, artifacts: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live table (every seat's seed chosen, the server's too): seat 0, in the page, names
+    Rıfkı; seat 1 konturs it, seat 2 says masa, and seat 3, holding the K♥ or A♥ alone,
+    cancels the deal (§2.7). The table strikes the two calls through, as the playback says it
+    and after a reload; everyone leaves, the abandoned match's deck verifies with the
+    cancelled deal, a transcript that hides that deal fails, and the replay strikes the
+    calls through too."""
+    server_seed = bytes(range(32, 64))
+    monkeypatch.setattr(fairness, "draw_server_seed", lambda: server_seed.hex())
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(20_000)
+    context.add_init_script(
+        "localStorage.setItem('king.pace', 'normal'); localStorage.setItem('king.lang', 'en')"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    base = game_server.url
+    try:
+        sign_in_as_guest(page, base, "Kontur")
+        token = json.loads(page.evaluate("localStorage.getItem('king.session')"))["token"]
+        table = call(base, "POST", "/v1/tables", token,
+                     {"mode": "live", "hands": 32, "ruleset": "konturlu", "seat": 0})  # fmt: skip
+        match_id = str(table["match_id"])
+        assert table["server_commit"] == kingdeal.server_commit(match_id, server_seed)
+        seeds = rifki_seeds(match_id, server_seed)
+        # What the page keeps when it sits (store.js): the commitment, then its seed.
+        record = {"matchId": match_id, "commitment": table["server_commit"],
+                  "seed": seeds[0].hex(), "seat": 0, "hands": {}}  # fmt: skip
+        page.evaluate("([k, r]) => localStorage.setItem(k, JSON.stringify(r))",
+                      [f"king.match.{match_id}", record])  # fmt: skip
+        others = [Player(base, f"Masa {seat}") for seat in (1, 2, 3)]
+        for seat, player in enumerate([None, *others]):
+            call(base, "POST", f"/v1/tables/{match_id}/seats",
+                 token if player is None else player.token,
+                 {"client_seed": seeds[seat].hex(), "seat": seat})  # fmt: skip
+        page.goto(f"{base}/#/match/{match_id}")
+        page.click('#contract-picker button[data-move="rifki"]')
+        for player, move in zip(others, ("kontur:0", "masa", "boz"), strict=True):
+            move_when_asked(player, match_id, move)
+
+        # While the playback says the redeal, the cancelled deal's calls are struck through.
+        page.wait_for_function(
+            """() => document.querySelector('#status')?.textContent.includes('cancelled the deal')
+                && document.querySelectorAll('.k-side .k-redealt li[data-call]').length === 2"""
+        )
+        struck = page.evaluate(STRUCK_JS, ".k-side .k-redealt")
+        assert struck == [
+            {"seat": 1, "call": "kontur:0", "struck": "line-through"},
+            {"seat": 2, "call": "masa", "struck": "line-through"},
+        ]
+        card = call(base, "GET", f"/v1/matches/{match_id}", token)["view"]["redeals"][0]["card"]
+        assert card in ("KH", "AH")
+        redealt = page.inner_text(".k-side .k-redealt")
+        assert "Masa 3 cancelled deal 1 (only heart" in redealt, redealt
+        # The same hand is dealt again and its contract stays Rıfkı (§2.7.3).
+        page.wait_for_selector("#contract-picker")
+        moves = page.locator("#contract-picker button").evaluate_all(
+            "bs => bs.map(b => b.dataset.move)"
+        )
+        assert moves == ["rifki"]
+        assert page.evaluate(STRUCK_JS, ".k-side .k-redealt") == struck
+        page.screenshot(path=str(artifacts / "konturlu-redealt-1280.png"), full_page=True)
+        page.set_viewport_size(PHONE)
+        try:
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+            assert horizontal_overflow(page) == []
+            page.screenshot(path=str(artifacts / "konturlu-redealt-390.png"), full_page=True)
+        finally:
+            page.set_viewport_size(DESKTOP)
+        page.reload()  # now from the view's record of the cancelled deal
+        page.wait_for_selector("#contract-picker")
+        assert page.evaluate(STRUCK_JS, ".k-side .k-redealt") == struck
+
+        # Everyone leaves: the match is abandoned, and its deck verifies, the cancelled deal
+        # (shown to this device) included.
+        for player in others:
+            version = player.match(match_id)["version"]
+            call(base, "POST", f"/v1/matches/{match_id}/resign", player.token,
+                 {"version": version})  # fmt: skip
+        page.click("#resign")
+        page.click("#resign")
+        page.click("#verify-button")
+        page.wait_for_selector("#verify-pass, #verify-fail")
+        assert page.locator("#verify-pass").count() == 1, page.inner_text("#verify-result")
+        transcript = call(base, "GET", f"/v1/matches/{match_id}/fairness", token)
+        ends = [(e["hand"], e["deal"], e["ended"]) for e in transcript["hands"]]
+        assert ends == [(0, 0, "redealt"), (0, 1, "in_progress")]
+        kept = json.loads(page.evaluate(f"localStorage.getItem('king.match.{match_id}')"))
+        assert sorted(kept["deals"]) == ["0", "1"]
+        # A transcript that leaves the cancelled deal out fails.
+        hidden = {**transcript, "hands": transcript["hands"][1:]}
+        pattern = serve(page, match_id, hidden)
+        try:
+            page.click("#verify-button")
+            page.wait_for_selector("#verify-fail")
+            problems = page.locator("#verify-fail li").all_inner_texts()
+            assert "deal 1, shown to this device, is missing from the transcript" in problems
+        finally:
+            page.unroute(pattern)
+
+        # The replay: the cancelled deal's page, its calls struck through.
+        page.goto(f"{base}/#/history/{match_id}")
+        page.wait_for_selector("#replay-verify-pass, #replay-verify-fail", timeout=30_000)
+        assert page.get_attribute("#replay-verify-pass", "data-scope") == "full"
+        assert page.get_attribute("#hand-1", "data-thrown") == "redealt"
+        assert page.evaluate(STRUCK_JS, "#k-replay-redealt") == struck
+        page.screenshot(path=str(artifacts / "konturlu-history-redealt-1280.png"), full_page=True)
+        assert errors == []
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- engine-made transcripts
+
+
+def engine_match(seed: int) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """A whole konturlu match played by the engine with random legal moves, its hand 0 cancelled
+    once by seat 3 after seat 1's kontur and seat 2's masa: the transcript as the service
+    serves it, what seat 0's device keeps, and the engine's score sheet."""
+    rng = random.Random(seed)
+    match_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    server_seed = rng.randbytes(32)
+    seeds = rifki_seeds(match_id, server_seed, bots=True)
+    key = kingdeal.match_key(match_id, server_seed, seeds)
+    state = KONTURLU.new_state(32, key, {}, kingdeal.deal_hand)
+    script = ["rifki", "kontur:0", "masa", "boz"]
+    hands: dict[str, list[str]] = {}
+    deals: dict[str, list[str]] = {}
+    while not state.is_over:
+        if str(state.deal_no) not in deals:  # the deal as this seat is shown it
+            cards = [CARD_CODES[c] for c in range(52) if state.hands[0] >> c & 1]
+            deals[str(state.deal_no)] = hands[str(state.hand_index)] = cards
+        seat = state.current_player
+        assert seat is not None
+        if script:
+            state.apply(seat, KONTURLU.parse_move(script.pop(0)))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    transcript = {
+        "spec": kingdeal.SPEC,
+        "match_id": match_id,
+        "server_commit": kingdeal.server_commit(match_id, server_seed),
+        "server_seed": server_seed.hex(),
+        "client_seeds": [s.hex() for s in seeds],
+        "seed_sources": ["client", "bot", "bot", "bot"],
+        "ruleset": "konturlu",
+        "num_hands": 32,
+        "options": {},
+        "first_declarer": state.first,
+        "status": "finished",
+        "outcome": "finished",
+        "hands": state.deal_log(),
+    }
+    stored = {"matchId": match_id, "commitment": transcript["server_commit"],
+              "seed": seeds[0].hex(), "seat": 0, "hands": hands, "deals": deals}  # fmt: skip
+    return transcript, stored, state.sheet
+
+
+def open_client(page: Any, server: LiveServer) -> None:
+    # Any page of the client's origin will do: the tests import the modules themselves.
+    page.goto(server.url + "/web/config.json")
+
+
+REPLAY_JS = """async (transcript) => {
+  const k = await import('/web/table-konturlu.js');
+  return transcript.hands.map((entry) => {
+    const hand = k.replayKonturlu(entry, transcript);
+    return { hand: hand.hand, deal: hand.deal, thrown: hand.thrown, row: hand.k.row,
+             calls: hand.k.calls.map((c) => [c.round, c.seat, c.call, c.targets]) };
+  });
+}"""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_replay_settles_every_hand_as_the_engine(
+    page: Any, static_server: LiveServer, seed: int
+) -> None:
+    """The history page's replay of a transcript (replayKonturlu) gives each hand the engine's
+    row: contract, points, pairs, places, base, transfers, eatings and scores."""
+    transcript, _, sheet = engine_match(seed)
+    open_client(page, static_server)
+    replay = page.evaluate(REPLAY_JS, transcript)
+    assert replay[0]["thrown"] == "redealt"
+    assert [r["thrown"] for r in replay] == [
+        "redealt" if e["ended"] == "redealt" else None for e in transcript["hands"]
+    ]
+    assert replay[0]["calls"] == [[1, 1, "kontur:0", [0]], [1, 2, "masa", [0, 1, 3]]]
+    rows = [r["row"] for r in replay if r["row"] is not None]
+    keys = ("hand", "deal", "declarer", "contract", "points", "pairs", "places", "base",
+            "transfers", "eaten", "scores")  # fmt: skip
+    assert [{k: r.get(k) for k in keys} for r in rows] == [{k: r[k] for k in keys} for r in sheet]
+    for js, row in zip(rows, sheet, strict=True):
+        assert js.get("trump") == row.get("trump") and js.get("rank") == row.get("rank")
+
+
+VERIFY_JS = """async ([transcript, stored]) => {
+  const v = await import('/web/verify.js');
+  const r = await v.verifyTranscript(transcript, stored, { lang: 'en' });
+  return { ok: r.ok, checks: r.checks.map((c) => [c.check, c.ok]),
+           problems: r.problems.map((p) => [p.check, p.hand, p.message]) };
+}"""
+
+
+def test_verify_deck_rederives_every_deal_of_a_konturlu_transcript(
+    page: Any, static_server: LiveServer
+) -> None:
+    """Every deal, the cancelled one by its own deal number, against what this device was
+    shown; hiding or renumbering the cancelled deal, a card swapped in a Dürt and a first
+    declarer the opening draw does not give each fail."""
+    transcript, stored, _ = engine_match(4)
+    open_client(page, static_server)
+    good = page.evaluate(VERIFY_JS, [transcript, stored])
+    assert good["problems"] == [] and good["ok"] is True
+    assert ["first_declarer", True] in good["checks"]
+    assert len(transcript["hands"]) == 33 and transcript["hands"][0]["ended"] == "redealt"
+
+    hidden = {**transcript, "hands": transcript["hands"][1:]}
+    problems = page.evaluate(VERIFY_JS, [hidden, stored])["problems"]
+    assert ["own_hands", None, "deal 1, shown to this device, is missing from the transcript"] in (
+        problems
+    )
+    assert any(p[0] == "plays" and "not numbered" in p[2] for p in problems), problems
+
+    renumbered = copy.deepcopy(transcript)
+    renumbered["hands"][0]["deal"] = 40
+    problems = page.evaluate(VERIFY_JS, [renumbered, stored])["problems"]
+    assert {p[0] for p in problems} == {"plays", "own_hands"}, problems
+
+    swapped, hand = durt_swapped(transcript)
+    problems = page.evaluate(VERIFY_JS, [swapped, stored])["problems"]
+    assert problems and {(p[0], p[1]) for p in problems} == {("plays", hand)}, problems
+
+    drawn = {**transcript, "first_declarer": (transcript["first_declarer"] + 1) % 4}
+    problems = page.evaluate(VERIFY_JS, [drawn, stored])["problems"]
+    assert [p[0] for p in problems] == ["first_declarer"]
+
+
+def test_the_replay_of_an_engine_made_match_fits_a_phone(
+    browser: Any, static_server: LiveServer, artifacts: Path
+) -> None:
+    """The history page on a transcript served by routing (no game service): the cancelled
+    deal's calls struck through, a Dürt step's layout, each at 390×844 without sideways
+    scrolling; and a reader without the record gets the public check."""
+    transcript, _, sheet = engine_match(5)
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(15_000)
+    context.add_init_script("localStorage.setItem('king.lang', 'en')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        serve(page, transcript["match_id"], transcript)
+        page.goto(f"{static_server.url}/#/history/{transcript['match_id']}")
+        page.wait_for_selector("#replay-verify-pass, #replay-verify-fail")
+        assert page.get_attribute("#replay-verify-pass", "data-scope") == "public"
+        struck = page.evaluate(STRUCK_JS, "#k-replay-redealt")
+        assert [(c["seat"], c["call"], c["struck"]) for c in struck] == [
+            (1, "kontur:0", "line-through"), (2, "masa", "line-through"),
+        ]  # fmt: skip
+        assert horizontal_overflow(page) == []
+        page.screenshot(path=str(artifacts / "konturlu-history-redealt-390.png"), full_page=True)
+        durt = next(i for i, e in enumerate(transcript["hands"]) if e["ended"] == "played"
+                    and any(t.startswith("durt:") for _, t in e["moves"]))  # fmt: skip
+        page.click(f"#hand-{durt + 1}")
+        for _ in range(20):
+            page.click("#trick-next")
+        assert shown_steps(page)["label"].startswith("Card 21 of ")
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        assert horizontal_overflow(page) == []
+        page.screenshot(
+            path=str(artifacts / "konturlu-history-durt-engine-390.png"), full_page=True
+        )
+        totals = [122 + sum(r["scores"][s] for r in sheet) for s in range(4)]
+        for seat, total in enumerate(totals):
+            text = page.inner_text(f'#replay-standings li[data-seat="{seat}"]')
+            assert text.split(" — ")[1].split(" ")[0] == str(total), text
         assert errors == []
     finally:
         context.close()

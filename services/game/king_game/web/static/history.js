@@ -6,7 +6,10 @@
 // verify.js as Verify deck does; without this device's record of the match only the deal's
 // consistency can be checked, and the page says so. A transcript lists every deal, so a
 // traditional match's thrown deals (redealt, or the Kız replay) appear too, marked, and count
-// towards no total; their calls (redeal answers, King announcements) are not tricks.
+// towards no total; their calls (redeal answers, King announcements) are not tricks. The
+// rulesets with their own state class replay their deals with their table module's parts:
+// international its auctions and settlements, konturlu its calls, pair tables, Dürt layouts
+// and settlements (from +122), a cancelled Rıfkı deal's calls struck through.
 
 import * as api from "./api.js";
 import { ratingGet } from "./boards.js";
@@ -18,6 +21,7 @@ import { fmt } from "./strings-lists.js";
 import { outcomeText, reasonText } from "./table-parts.js";
 import { verifyTranscript } from "./verify.js";
 import { auctionLine, replayInternational } from "./table-international.js";
+import { STARTING_TOTAL, cardText, durtReplay, durtSlot, replayCalls, replayKonturlu, replaySettlement } from "./table-konturlu.js";
 
 // ------------------------------------------------------------------ the rules of a trick
 
@@ -160,8 +164,16 @@ export function historyPage(matchId) {
     draw();
   }
 
-  const name = (s) => seatName({ seats: state.facts.seats, level: state.facts.level }, s, state.facts.me);
+  // A seat nobody here can name (a reader who may not see the match) is numbered.
+  const name = (s) =>
+    state.facts.seats?.[s] ? seatName({ seats: state.facts.seats, level: state.facts.level }, s, state.facts.me) : `${t("seat")} ${s + 1}`;
   const transcriptEntry = (i) => (state.transcript.ruleset === "international" ? state.transcript.hands[i] : null);
+  // konturlu: its deals are drawn with the table's parts (table-konturlu.js), which read the
+  // seats' names from a match body; its totals start at +122.
+  const konturlu = () => state.transcript.ruleset === "konturlu";
+  const seatsOnly = () => ({ seats: state.facts.seats });
+  const start = () => (konturlu() ? STARTING_TOTAL : 0);
+  const label = (hand) => hand.label ?? contractLabel(hand.contract, hand.trump);
 
   function handTabs() {
     return h(
@@ -179,7 +191,7 @@ export function historyPage(matchId) {
             onclick: () => (Object.assign(state, { hand: i, trick: 0 }), draw()),
           },
           h("span", { class: "tab-n" }, hand.hand + 1),
-          h("span", { class: "tab-c" }, contractLabel(hand.contract, hand.trump)),
+          h("span", { class: "tab-c" }, label(hand)),
           hand.thrown ? h("span", { class: "tab-t" }, ` · ${t("thrown_tab")}`) : null,
         ),
       ),
@@ -187,6 +199,7 @@ export function historyPage(matchId) {
   }
 
   function trickView(hand, trick) {
+    if (trick.durt) return durtView(trick);
     const bottom = state.facts.me ?? 0;
     // As the table draws them: traditional runs counter-clockwise (RULES-traditional.md §0.2).
     const positions = state.transcript.ruleset === "traditional" ? ["bottom", "right", "top", "left"] : ["bottom", "left", "top", "right"];
@@ -225,9 +238,33 @@ export function historyPage(matchId) {
     );
   }
 
+  /** A Dürt step (konturlu): each seat's last card, pas or place, then the layout after it. */
+  function durtView(trick) {
+    const bottom = state.facts.me ?? 0;
+    const positions = ["bottom", "left", "top", "right"];
+    const [play] = trick.plays;
+    const out = trick.durt.places.indexOf(play.seat);
+    const spots = [0, 1, 2, 3].map((offset) => {
+      const seat = (bottom + offset) % 4;
+      return h(
+        "div",
+        { class: `rspot ${positions[offset]}${seat === play.seat ? " winner" : ""}`, dataset: { seat, card: trick.durt.last[seat] || "" } },
+        h("span", { class: "rspot-name" }, name(seat)),
+        durtSlot(trick.durt, seat, "card slot"),
+        h("span", { class: "rspot-tag" }, ""),
+      );
+    });
+    const centre = out >= 0 && trick.durt.counts[play.seat] === 0 ? fmt(t("k_out"), { name: name(play.seat), n: out + 1 }) : fmt(t("k_plays"), { name: name(play.seat), card: cardText(play.card) });
+    return [
+      h("div", { class: "replay-trick", id: "trick", dataset: { trick: trick.n, seat: play.seat, card: play.card } }, spots, h("div", { class: "rcentre", id: "trick-summary" }, centre)),
+      durtReplay(trick.durt, seatsOnly(), state.facts.me),
+    ];
+  }
+
   function handTable(hand) {
     // Totals after this hand: every hand up to and including it.
-    const totals = [0, 1, 2, 3].map((s) => state.replay.slice(0, state.hand + 1).reduce((sum, x) => sum + x.counted[s], 0));
+    const totals = [0, 1, 2, 3].map((s) => state.replay.slice(0, state.hand + 1).reduce((sum, x) => sum + x.counted[s], start()));
+    if (konturlu()) return replaySettlement(hand, totals, seatsOnly(), state.facts.me);
     return h(
       "div",
       { class: "scroll" },
@@ -247,7 +284,7 @@ export function historyPage(matchId) {
   }
 
   function standingsPanel() {
-    const totals = [0, 1, 2, 3].map((s) => state.replay.reduce((sum, x) => sum + x.counted[s], 0));
+    const totals = [0, 1, 2, 3].map((s) => state.replay.reduce((sum, x) => sum + x.counted[s], start()));
     const forfeits = state.facts.forfeits;
     const result = state.facts.result;
     const places = result?.places || placements(totals, forfeits);
@@ -328,13 +365,15 @@ export function historyPage(matchId) {
           h(
             "h2",
             { id: "hand-title" },
-            `${fmt(t("hand_n"), { n: state.hand + 1 })} · ${contractLabel(hand.contract, hand.trump)}`,
+            `${fmt(t("hand_n"), { n: state.hand + 1 })} · ${label(hand)}`,
             h("span", { class: "muted" }, ` · ${t("declarer")}: ${name(hand.declarer)}`),
             hand.deal !== hand.hand ? h("span", { class: "muted" }, ` · ${fmt(t("deal_no"), { n: hand.deal + 1 })}`) : null,
           ),
           // international: the hand's auction, as said at the table.
           transcriptEntry(state.hand) ? auctionLine(transcriptEntry(state.hand), name) : null,
-          hand.thrown
+          // konturlu: the calls and pairs, or a cancelled deal with its calls struck through.
+          konturlu() ? replayCalls(hand, seatsOnly(), state.facts.me) : null,
+          hand.thrown && !konturlu()
             ? h(
                 "p",
                 { class: "thrown", id: "thrown", dataset: { ended: hand.thrown, reason: hand.reason || "" } },
@@ -347,10 +386,11 @@ export function historyPage(matchId) {
             "div",
             { class: "stepper" },
             h("button", { type: "button", id: "trick-prev", disabled: first, onclick: () => step(-1) }, `‹ ${t("prev")}`),
-            h("span", { id: "trick-label" }, hand.tricks.length ? fmt(t("trick_n"), { n: state.trick + 1, m: hand.tricks.length }) : "—"),
+            h("span", { id: "trick-label" }, hand.tricks.length ? fmt(t(hand.k?.durt ? "k_move_n" : "trick_n"), { n: state.trick + 1, m: hand.tricks.length }) : "—"),
             h("button", { type: "button", id: "trick-next", disabled: last, onclick: () => step(1) }, `${t("next")} ›`),
           ),
-          trickView(hand, trick),
+          // A cancelled konturlu deal had no card played: no felt to show.
+          konturlu() && hand.thrown && !hand.tricks.length ? null : trickView(hand, trick),
           handTable(hand),
         ),
         h("div", { class: "replay-side" }, standingsPanel(), verifyPanel()),
@@ -378,7 +418,10 @@ export function historyPage(matchId) {
     }
     const facts = await matchFacts(matchId, archived);
     if (state.closed) return;
-    const replayOf = transcript.ruleset === "international" ? (entry) => replayInternational(entry, transcript) : replayHand;
+    const replayOf = {
+      international: (entry) => replayInternational(entry, transcript),
+      konturlu: (entry) => replayKonturlu(entry, transcript),
+    }[transcript.ruleset] ?? replayHand;
     Object.assign(state, { transcript, facts, replay: (transcript.hands || []).map(replayOf) });
     draw();
     // The deck check: with this device's record (it sat at this match) the full Verify deck;

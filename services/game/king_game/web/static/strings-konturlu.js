@@ -70,6 +70,10 @@ export const STRINGS = {
     k_draw: "Opening draw: {cards} → {name} declares first",
     k_redealt: "{name} cancelled deal {n} (only heart {card}); the hand is dealt again",
     k_cards: "Cards",
+    k_void_calls: "Its calls no longer count:",
+    k_move_n: "Card {n} of {m}",
+    k_plays: "{name} plays {card}",
+    k_out: "{name} is out: {n}.",
     pace_instant: "instant",
   },
   tr: {
@@ -139,6 +143,10 @@ export const STRINGS = {
     k_draw: "Başlangıç çekilişi: {cards} → ilk söyleyen {name}",
     k_redealt: "{name} {n}. dağıtımı bozdu (tek kupası {card}); el yeniden dağıtıldı",
     k_cards: "Kart",
+    k_void_calls: "Bu dağıtımdaki konuşmalar sayılmaz:",
+    k_move_n: "Kart {n} / {m}",
+    k_plays: "{name}: {card}",
+    k_out: "{name} bitirdi: {n}.",
     pace_instant: "anında",
   },
 };

@@ -6,7 +6,8 @@
 // choice (Koz names a suit, Dürt a rank), the two rounds of calls with their log and the pair
 // table, the Dürt layout, each hand's settlement line by line, the score sheet from +122 with
 // its check sums. The playback extension keeps the challenge and the Dürt layout in step with
-// the events, so nothing is shown before its event has been played out.
+// the events, so nothing is shown before its event has been played out. The history page
+// replays a transcript's deals with the same pieces (`replayKonturlu` and the parts below it).
 
 import { cardElement, suitIcon, suitName } from "./cards.js";
 import { h } from "./dom.js";
@@ -220,7 +221,8 @@ export const playbackExtension = {
         step();
         return Promise.resolve();
       case "redeal":
-        k.redeals.push({ deal: event.deal, seat: event.seat, card: event.card, calls: [] });
+        // The cancelled deal's calls, as the view's `redeals` has them ([seat, text]).
+        k.redeals.push({ deal: event.deal, seat: event.seat, card: event.card, calls: k.calls.map((c) => [c.seat, c.call]) });
         return note({ kind: "redeal", seat: event.seat, card: event.card }, timing.trick);
       case "hand_scored":
         // The shared playback shows the summary; the settlement is drawn from this event.
@@ -327,7 +329,7 @@ export function contractPicker(view, send) {
 
 /** The pair table drawn as players draw it: a grid of the four seats, each pair's cell
  * none (—), ×1 çakılı (with who konturred whom) or ×2 sürülü, "auto" marked. */
-export function pairGrid(calls, match, me, { id = "k-pairs" } = {}) {
+export function pairGrid(calls, match, me, { id = "k-pairs", voided = false } = {}) {
   const table = pairTable(calls);
   const kontur = konturOf(calls);
   const cell = (a, b) => {
@@ -340,29 +342,29 @@ export function pairGrid(calls, match, me, { id = "k-pairs" } = {}) {
   };
   return h(
     "table",
-    { class: "k-pairs", id },
+    { class: `k-pairs${voided ? " void" : ""}`, id },
     h("caption", {}, t("k_pairs"), h("span", { class: "legend" }, ` · ${t("k_rel_kontur")} · ${t("k_rel_sur")}`)),
     h("thead", {}, h("tr", {}, h("th", {}, ""), SEATS.map((s) => h("th", { scope: "col", title: shortName(match, s, me) }, shortName(match, s, me))))),
     h("tbody", {}, SEATS.map((a) => h("tr", {}, h("th", { scope: "row", title: shortName(match, a, me) }, shortName(match, a, me)), SEATS.map((b) => cell(a, b))))),
   );
 }
 
-/** The call log in order: round, seat, the canonical call and what it expands to. */
-export function callLog(calls, match, me, declarer, { id = "k-calls" } = {}) {
+/** The call log in order: round, seat, the canonical call and what it expands to. The calls
+ * of a cancelled deal (`voided`, §2.7.3) are struck through: they no longer count. */
+export function callLog(calls, match, me, declarer, { id = "k-calls", voided = false } = {}) {
   return h(
     "ol",
-    { class: "k-calls", id },
+    { class: `k-calls${voided ? " void" : ""}`, id },
     calls.length
       ? calls.map((c) => {
           const words = callWords(c.call, c.targets || [], match, me);
-          return h(
-            "li",
-            { dataset: { round: c.round, seat: c.seat, call: c.call } },
+          const line = [
             h("span", { class: "round" }, `${c.round}.`),
             h("strong", {}, `${shortName(match, c.seat, me)}${c.seat === declarer ? " ★" : ""}: `),
             h("span", { class: "word" }, words.label),
             h("span", { class: "expansion" }, ` → ${words.expansion}`),
-          );
+          ];
+          return h("li", { dataset: { round: c.round, seat: c.seat, call: c.call } }, voided ? h("s", {}, line) : line);
         })
       : h("li", { class: "none" }, t("k_no_calls")),
   );
@@ -685,7 +687,8 @@ function checkSums(rows, match, me) {
 }
 
 const CARD_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const cardText = (code) => `${rankText(code[0])}${CARD_SYMBOL[code[1]]}`;
+/** A card as text: "10♥". */
+export const cardText = (code) => `${rankText(code[0])}${CARD_SYMBOL[code[1]]}`;
 
 /** The opening draw (§1.3): each round's cards and who declares first. */
 function drawLine(view, match, me) {
@@ -695,9 +698,32 @@ function drawLine(view, match, me) {
   return h("p", { class: "k-draw", id: "k-draw", dataset: { winner: draw.winner } }, fmt(t("k_draw"), { cards: rounds.join(" · "), name: shortName(match, draw.winner, me) }));
 }
 
-/** A cancelled Rıfkı deal of this hand (§2.7): who, with the singleton heart that proves it. */
-function redealLines(k, match, me) {
-  return k.redeals.map((r) => h("p", { class: "k-redealt", dataset: { deal: r.deal, seat: r.seat } }, fmt(t("k_redealt"), { name: shortName(match, r.seat, me), n: r.deal + 1, card: r.card ? cardText(r.card) : "" })));
+/** The challenge calls among a cancelled deal's moves ([seat, text]: its contract move, the
+ * round-1 calls before the `boz`), as the call log takes them. */
+export function voidedCalls(moves, declarer) {
+  return callsOfMoves(moves, declarer);
+}
+
+/** A cancelled Rıfkı deal of this hand (§2.7): who, with the singleton heart that proves it,
+ * and the calls made on it struck through. */
+export function redealLine(r, match, me, declarer, { id } = {}) {
+  const calls = voidedCalls(r.calls || [], declarer);
+  return h(
+    "div",
+    { class: "k-redealt", id, dataset: { deal: r.deal, seat: r.seat } },
+    h("p", {}, fmt(t("k_redealt"), { name: shortName(match, r.seat, me), n: r.deal + 1, card: r.card ? cardText(r.card) : "" })),
+    calls.length ? [h("p", { class: "k-void-note" }, t("k_void_calls")), callLog(calls, match, me, declarer, { id: id ? `${id}-calls` : undefined, voided: true })] : null,
+  );
+}
+
+/** The hand's cancelled deals as the playback has them. Their calls come from the view when
+ * it has the deal: the long-poll's log starts again at the write that cancelled a deal, so a
+ * reader that was behind never sees the last calls' events. */
+function redealLines(k, view, match, me) {
+  return k.redeals.map((r) => {
+    const known = (view.redeals || []).find((x) => x.deal === r.deal);
+    return redealLine(known ? { ...r, calls: known.calls } : r, match, me, k.declarer);
+  });
 }
 
 /** Each seat's totals and the contracts it still has to declare (public, §8.1). */
@@ -708,7 +734,7 @@ function seatsPanel(view, model, match, me, rows) {
     "aside",
     { class: "side panel k-side" },
     model.hand === 0 && !model.over ? drawLine(view, match, me) : null,
-    model.k?.redeals?.length ? redealLines(model.k, match, me) : null,
+    model.k?.redeals?.length ? redealLines(model.k, view, match, me) : null,
     h(
       "table",
       { id: "k-seats" },
@@ -785,12 +811,7 @@ export function konturluParts(ctx) {
     /** In Dürt a seat's spot shows its last action (a card or pas) instead of a trick card. */
     slot(seat) {
       if (k.phase !== "durt" || !k.durt) return undefined;
-      const last = k.durt.last[seat];
-      const placed = k.durt.places.indexOf(seat);
-      if (placed >= 0) return h("span", { class: "k-out", dataset: { place: placed + 1 } }, `${placed + 1}.`);
-      if (!last) return h("span", { class: "card empty" });
-      if (last === "pas") return h("span", { class: "k-pas", dataset: { last: "pas" } }, t("k_pas"));
-      return cardElement(last);
+      return durtSlot(k.durt, seat);
     },
     summary(summary, onContinue) {
       if (!k.scored) return null;
@@ -815,4 +836,231 @@ export function konturluParts(ctx) {
       ];
     },
   };
+}
+
+// ------------------------------------------------------------------ the replay of a transcript
+
+// A transcript lists each deal's moves as [seat, text] (king_engine/konturlu: `deal_log`): the
+// declarer's contract move, the calls, then cards (and the server's Dürt passes). The history
+// page replays them with what the table draws; the settlement is worked out here as §5 says
+// (the engine's settle.py), and the history test compares it with the service's score sheet.
+
+const CALL_WORDS = new Set(["iyi", "kontur", "masa", "haric", "sur"]);
+const PAIRS = [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]];
+const TRICK_VALUES = { el: 5, koz: 5, kupa: 3, erkek: 6, kiz: 10, rifki: 30 };
+
+/** A call's targets from its canonical text (§3.3): masa is the three others, söyleyen hariç
+ * the two non-declarers, kontur and sür name theirs. */
+export function callTargets(call, seat, declarer) {
+  const [word, arg] = call.split(":");
+  if (word === "masa") return SEATS.filter((s) => s !== seat);
+  if (word === "haric") return SEATS.filter((s) => s !== seat && s !== declarer);
+  return arg ? arg.split(",").map(Number) : [];
+}
+
+/** The challenge calls of a deal's moves with their rounds: the first three are round 1
+ * (d+1, d+2, d+3, §3.3), any after them round 2 (§3.5). */
+function callsOfMoves(moves, declarer) {
+  const calls = [];
+  for (const [seat, text] of moves) {
+    if (!CALL_WORDS.has(String(text).split(":")[0])) continue;
+    const round = calls.length < 3 ? 1 : 2;
+    calls.push({ round, seat, call: text, targets: callTargets(text, seat, declarer) });
+  }
+  return calls;
+}
+
+/** A contract move as the view names a contract: {type, trump, rank}. */
+function contractOfMove(text) {
+  const [word, arg] = String(text).split(":");
+  if (word === "koz") return { type: "koz", trump: arg };
+  if (word === "durt") return { type: "durt", rank: arg };
+  return NAMES[word] ? { type: word } : null;
+}
+
+function trickValue(contract, cards, n) {
+  if (contract === "soniki") return n === 11 ? 10 : n === 12 ? 20 : 0;
+  const value = TRICK_VALUES[contract] || 0;
+  if (contract === "kupa") return value * cards.filter((c) => c[1] === "H").length;
+  if (contract === "erkek") return value * cards.filter((c) => c[0] === "K" || c[0] === "J").length;
+  if (contract === "kiz") return value * cards.filter((c) => c[0] === "Q").length;
+  if (contract === "rifki") return cards.includes("KH") ? value : 0;
+  return value;
+}
+
+/** The trick's winner (§2.2): the highest trump in Koz, else the led suit's highest card. */
+function trickWinner(plays, trump) {
+  let best = plays[0];
+  for (const play of plays.slice(1)) {
+    const same = play.card[1] === best.card[1];
+    if (same ? RANKS.indexOf(play.card[0]) > RANKS.indexOf(best.card[0]) : trump && play.card[1] === trump) best = play;
+  }
+  return best.seat;
+}
+
+/**
+ * §5: a hand's scores from its points (penalties P, or gains G in Koz and Dürt) and its pair
+ * table ("a-b" -> kontur ×1, sur / sur_auto ×2): each pair's difference moves to the one that
+ * did better, then in a penalty contract each seat's own P goes to the partner that took the
+ * most more than it, sürülü ones first (ties: the first after it in play order).
+ */
+export function settle(points, pairs, penalty) {
+  const m = SEATS.map(() => [0, 0, 0, 0]);
+  for (const [key, rel] of Object.entries(pairs)) {
+    const [a, b] = key.split("-").map(Number);
+    m[a][b] = m[b][a] = rel === "kontur" ? 1 : 2;
+  }
+  const base = points.map((p) => (penalty ? -p || 0 : p));
+  const scores = [...base];
+  const transfers = [];
+  for (const [a, b] of PAIRS) {
+    const multiplier = m[a][b];
+    if (!multiplier || base[a] === base[b]) continue;
+    const [to, from] = base[a] > base[b] ? [a, b] : [b, a];
+    const amount = multiplier * (base[to] - base[from]);
+    scores[to] += amount;
+    scores[from] -= amount;
+    transfers.push({ to, from, multiplier, amount });
+  }
+  const eaten = [];
+  for (const seat of penalty ? SEATS : []) {
+    const own = points[seat];
+    if (own <= 0) continue;
+    for (const tier of [2, 1]) {
+      let eater = null;
+      for (const step of [1, 2, 3]) {
+        const other = (seat + step) % 4;
+        if (m[seat][other] === tier && points[other] > own && (eater === null || points[other] > points[eater])) eater = other;
+      }
+      if (eater === null) continue;
+      scores[seat] += own;
+      scores[eater] -= own;
+      eaten.push({ eaten: seat, eater, points: own });
+      break;
+    }
+  }
+  return { base, transfers, eaten, scores };
+}
+
+/** One Dürt move on a copy of the layout's state (a card, or the server's pass). */
+function durtStep(d, seat, text) {
+  const next = { ...d, layout: { ...d.layout }, last: { ...d.last }, places: [...d.places], counts: [...d.counts] };
+  next.last[seat] = text;
+  if (text === "pas") return next;
+  next.layout = place(next.layout, text, d.rank);
+  next.counts[seat] -= 1;
+  if (!next.counts[seat]) next.places.push(seat);
+  // Once three are out the hand ends and the last seat is 4th (D24).
+  if (next.places.length === 3) next.places.push(SEATS.find((s) => !next.places.includes(s)));
+  return next;
+}
+
+/**
+ * One deal of a konturlu transcript replayed, in the history page's shape: `tricks` are the
+ * tricks, or in Dürt one step per card played (the layout after it); `counted` are the hand's
+ * scores (none for a cancelled deal); `k` holds the contract, the calls, the pair table and
+ * the settlement row the table's parts draw.
+ */
+export function replayKonturlu(entry, transcript) {
+  const declarer = ((transcript?.first_declarer ?? 0) + entry.hand) % 4;
+  const moves = (entry.moves || []).map((m) => (Array.isArray(m) ? m : [m.seat, m.move]));
+  const first = moves.find(([seat, text]) => seat === declarer && contractOfMove(text));
+  // A hand dealt again after a cancelled Rıfkı stays Rıfkı before its contract move (§2.7.3).
+  const again = (transcript?.hands || []).some((e) => e.hand === entry.hand && e.deal < entry.deal && e.ended === "redealt");
+  const contract = first ? contractOfMove(first[1]) : again ? { type: "rifki" } : null;
+  const type = contract?.type ?? null;
+  const calls = callsOfMoves(moves, declarer);
+  const pairs = pairTable(calls);
+  const cards = moves.filter(([, text]) => isCard(text)).map(([seat, card]) => ({ seat, card }));
+  const points = [0, 0, 0, 0];
+  const taken = [0, 0, 0, 0];
+  const tricks = [];
+  let places = null;
+  if (type === "durt") {
+    let d = freshDurt(contract.rank);
+    for (const [seat, text] of moves) {
+      if (text !== "pas" && !isCard(text)) continue;
+      d = durtStep(d, seat, text);
+      if (text !== "pas") tricks.push({ n: tricks.length, plays: [{ seat, card: text }], leader: seat, winner: null, points: 0, durt: d });
+    }
+    places = d.places.length === 4 ? d.places : null;
+    places?.forEach((s, i) => (points[s] = [45, 20, 10, -10][i]));
+  } else {
+    for (let i = 0; i < cards.length; i += 4) {
+      const trick = { n: i / 4, plays: cards.slice(i, i + 4), winner: null, points: 0 };
+      trick.leader = trick.plays[0].seat;
+      if (trick.plays.length === 4) {
+        trick.winner = trickWinner(trick.plays, contract?.trump);
+        const value = trickValue(type, trick.plays.map((p) => p.card), trick.n);
+        // The trick's points as the felt says them: a penalty's are negative.
+        trick.points = PENALTIES.includes(type) ? -value : value;
+        points[trick.winner] += value;
+        taken[trick.winner] += 1;
+      }
+      tricks.push(trick);
+    }
+  }
+  const played = entry.ended === "played" && type !== null;
+  const row = played
+    ? { hand: entry.hand, deal: entry.deal, declarer, contract: type, trump: contract.trump, rank: contract.rank, points, pairs, places, ...settle(points, pairs, PENALTIES.includes(type)) }
+    : null;
+  const thrown = entry.ended === "redealt" ? "redealt" : null;
+  return {
+    hand: entry.hand,
+    deal: entry.deal ?? entry.hand,
+    declarer,
+    contract: type,
+    trump: contract?.trump ?? contract?.rank ?? null,
+    label: contract ? plainContract(contract) : "—",
+    tricks,
+    points,
+    taken,
+    thrown,
+    askedBy: entry.asked_by ?? null,
+    reason: entry.reason ?? null,
+    counted: row ? row.scores : [0, 0, 0, 0],
+    k: { contract, calls, pairs, row, card: entry.card ?? null, durt: type === "durt" },
+  };
+}
+
+/** The seat's spot in Dürt: its place once out, else its last card or pas (`empty`: the class
+ * of the empty place, the table's or the replay's). */
+export function durtSlot(d, seat, empty = "card empty") {
+  const placed = d.places.indexOf(seat);
+  if (placed >= 0) return h("span", { class: "k-out", dataset: { place: placed + 1 } }, `${placed + 1}.`);
+  const last = d.last[seat];
+  if (!last) return h("span", { class: empty });
+  if (last === "pas") return h("span", { class: "k-pas", dataset: { last: "pas" } }, t("k_pas"));
+  return cardElement(last);
+}
+
+/** A replayed Dürt step's layout, as the table draws it. */
+export function durtReplay(d, match, me) {
+  return durtPanel({ durt: d }, match, me, new Set());
+}
+
+/** What the history page shows of one replayed deal above its board: the calls (struck
+ * through on a cancelled deal) and the pair table. */
+export function replayCalls(hand, match, me) {
+  const { calls, card } = hand.k;
+  if (hand.thrown) {
+    return redealLine({ deal: hand.deal, seat: hand.askedBy, card, calls: calls.map((c) => [c.seat, c.call]) }, match, me, hand.declarer, { id: "k-replay-redealt" });
+  }
+  return h(
+    "section",
+    { class: "k-replay-calls", id: "k-replay-calls" },
+    h("h3", {}, t("k_calls")),
+    h("div", { class: "k-grid" }, callLog(calls, match, me, hand.declarer, { id: "k-replay-log" }), pairGrid(calls, match, me, { id: "k-replay-pairs" })),
+  );
+}
+
+/** Below the board: the hand's settlement line by line and the totals after it (from +122). */
+export function replaySettlement(hand, totals, match, me) {
+  const row = hand.k.row;
+  return h(
+    "section",
+    { class: "k-replay-settle", id: "hand-points" },
+    row ? [pointsLine(row, match, me), settlementTable(row, match, me, { id: "k-replay-settle" })] : null,
+    h("p", { class: "k-after", id: "k-replay-totals", dataset: { totals: totals.join(",") } }, `${t("total")}: `, SEATS.map((s) => `${shortName(match, s, me)} ${totals[s]}`).join(" · ")),
+  );
 }

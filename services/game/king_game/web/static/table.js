@@ -85,7 +85,15 @@ export function matchPage(matchId) {
   fill(app, root);
   setLastMatch(matchId);
   forgetPlayed();
-  const playback = new Playback(0, (model, kind) => (kind === "idle" ? reconcile() : render()));
+  // Without pauses (the instant pace) the playback's steps are drawn at most once a frame:
+  // many events pass between two frames, and drawing each would only cost the player's CPU.
+  // With pauses every step is drawn at once, when its pause starts.
+  let frame = null;
+  const drawSoon = () => {
+    if (PACES[pace()].card > 0) render();
+    else if (frame === null) frame = requestAnimationFrame(() => ((frame = null), render()));
+  };
+  const playback = new Playback(0, (model, kind) => (kind === "idle" ? reconcile() : drawSoon()));
   let graceTimer = null;
 
   // Moves are offered once every event up to the view's version has been played out.
@@ -104,11 +112,11 @@ export function matchPage(matchId) {
       graceTimer = setTimeout(() => {
         if (playback.idle() && state.data.version > playback.model.v) {
           playback.sync(state.data.view, state.data.version);
-          render();
+          drawSoon();
         }
       }, EVENT_GRACE_MS);
     }
-    render();
+    drawSoon();
   }
 
   const refresh = async () => {

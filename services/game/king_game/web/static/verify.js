@@ -272,7 +272,10 @@ const MESSAGES = {
     not_dealt: (hand, who, card, owner) => `${hand}: seat ${who} played ${card}, which was dealt to seat ${owner}`,
     hands_ok: (n) => `${n} hand(s) shown to this device re-dealt`,
     plays_ok: (n) => `every play of ${n} hand(s) checked against the deal`,
+    deal_numbers: (list) => `the deals are not numbered 0, 1, 2, … in order: ${list}`,
+    deal_missing: (n) => `deal ${n + 1}, shown to this device, is missing from the transcript`,
     check_first_dealer: "first dealer",
+    check_first_declarer: "first declarer",
     first_dealer_ok: (s) => `the opening draw gives seat ${s}`,
     first_dealer_differs: (got, said) => `the opening draw gives seat ${got}, but the transcript says seat ${said}`,
   },
@@ -308,7 +311,10 @@ const MESSAGES = {
     not_dealt: (hand, who, card, owner) => `${hand}: ${who}. koltuk ${card} oynadı, ama o kart ${owner}. koltuğa dağıtılmıştı`,
     hands_ok: (n) => `bu cihaza gösterilen ${n} el yeniden dağıtıldı`,
     plays_ok: (n) => `${n} elin her kartı dağıtımla karşılaştırıldı`,
+    deal_numbers: (list) => `dağıtımlar sırayla 0, 1, 2, … diye numaralanmamış: ${list}`,
+    deal_missing: (n) => `bu cihaza gösterilen ${n + 1}. dağıtım dökümde yok`,
     check_first_dealer: "ilk dağıtıcı",
+    check_first_declarer: "ilk söyleyen",
     first_dealer_ok: (s) => `açılış çekilişi ${s}. koltuğu veriyor`,
     first_dealer_differs: (got, said) => `açılış çekilişi ${got}. koltuğu veriyor, ama döküm ${said}. koltuk diyor`,
   },
@@ -412,13 +418,15 @@ export async function verifyTranscript(transcript, stored, options = {}) {
 
   // 3 and 4. Re-deal every hand; our cards are the ones shown; every play was dealt, once.
   const key = await matchKey(transcript.match_id, serverSeed, clientSeeds);
-  // international: the first dealer is the opening draw's winner (RULES-international.md R1.2).
-  if (transcript.ruleset === "international") {
+  // The opening draw's winner deals first in international (RULES-international.md R1.2) and
+  // declares first in konturlu (RULES-konturlu.md §1.3).
+  const drawn = { international: "first_dealer", konturlu: "first_declarer" }[transcript.ruleset];
+  if (drawn) {
     const draw = await openingDraw(key);
     if (draw.winner !== transcript.first_declarer) {
-      fail("first_dealer", null, say.first_dealer_differs(draw.winner, transcript.first_declarer));
+      fail(drawn, null, say.first_dealer_differs(draw.winner, transcript.first_declarer));
     }
-    record("first_dealer", say.first_dealer_ok(draw.winner));
+    record(drawn, say.first_dealer_ok(draw.winner));
   }
   const hands = Array.isArray(transcript.hands) ? transcript.hands : [];
   const shown = stored?.hands || {};
@@ -434,13 +442,25 @@ export async function verifyTranscript(transcript, stored, options = {}) {
   // A hand this device was shown is re-dealt even if the transcript leaves it out.
   for (const h of Object.keys(shown).map(Number)) if (!byIndex.has(h)) byIndex.set(h, null);
   const order = [...byIndex.keys()].sort((a, b) => a - b).map((h) => [h, byIndex.get(h), true]);
+  // Deals are numbered 0, 1, 2, … in the order they were dealt (a redeal takes the next
+  // number): a transcript that skips or repeats one could have picked its deals.
+  const numbers = hands.map((entry) => entry?.deal);
+  if (numbers.every(Number.isInteger) && numbers.some((n, i) => n !== i)) {
+    fail("plays", null, say.deal_numbers(numbers.join(", ")));
+  }
+  // Every deal this device was shown is in the transcript, thrown ones included.
+  const listed = new Set(numbers);
+  for (const dealNo of Object.keys(stored?.deals || {}).map(Number)) {
+    if (numbers.every(Number.isInteger) && !listed.has(dealNo)) fail("own_hands", null, say.deal_missing(dealNo));
+  }
   for (const [h, entry, wasPlayed] of [...thrown.map(([h, e]) => [h, e, false]), ...order]) {
     const dealNo = Number.isInteger(entry?.deal) ? entry.deal : h;
     // A 32-card deal (international's deck option) says so; the match's options cover a hand
     // the transcript leaves out.
     const size = entry?.deck_size ?? transcript.options?.deck;
     const dealt = await dealHand(key, dealNo, size === 32 ? DECK_32 : DECK_52);
-    // A thrown deal is checked against what this device was shown of that deal, if anything.
+    // A deal played is checked against the hand this device held in its slot; a thrown one
+    // against what it was shown of that deal, if anything.
     const sighting = wasPlayed ? shown[h] : stored?.deals?.[dealNo];
     if (Number.isInteger(seat) && sighting) {
       const mine = dealt[seat].map(cardCode).sort();
