@@ -428,7 +428,9 @@ def played(browser: Any, game_server: LiveServer, artifacts: Path) -> Iterator[P
         seen = driver.seen
         assert seen["durt"] > 0 and seen["calls_r1"] > 0 and seen["summary"] > 0, seen
         if BROWSER_HANDS >= 32:
-            assert seen["contract"] == 8, seen
+            # Seat 0 declares eight times; a picker the page drew again before its pick landed
+            # is counted again.
+            assert seen["contract"] >= 8, seen
             assert driver.phoned >= {"contract", "calls-round1", "durt", "summary"}, driver.phoned
         else:
             page.goto(f"{game_server.url}/#/")

@@ -448,8 +448,10 @@ export async function verifyTranscript(transcript, stored, options = {}) {
   if (numbers.every(Number.isInteger) && numbers.some((n, i) => n !== i)) {
     fail("plays", null, say.deal_numbers(numbers.join(", ")));
   }
-  // Every deal this device was shown is in the transcript, thrown ones included.
+  // Every deal this device was shown is in the transcript, thrown ones included, or is a hand
+  // it left out (the one under way when a match was aborted), which is re-dealt below.
   const listed = new Set(numbers);
+  for (const [h, entry] of byIndex) if (entry === null) listed.add(h);
   for (const dealNo of Object.keys(stored?.deals || {}).map(Number)) {
     if (numbers.every(Number.isInteger) && !listed.has(dealNo)) fail("own_hands", null, say.deal_missing(dealNo));
   }
