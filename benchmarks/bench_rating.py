@@ -13,8 +13,9 @@ Prints ``name: value`` lines:
   transaction per match: archive, Elo, history, board), 8 threads sharing one pool.
 * ``rating.ingest_rq_matches_per_s`` - the whole path from the ``ratings`` queue to committed
   rows: a backlog of ``--rq-count`` (10,000) finished matches queued as the game service queues
-  them, then two ``python -m king_rating.worker --burst`` processes (the batch loop), timed from
-  their start until the last row is committed; ``rating.ingest_rq_per_job_matches_per_s`` the
+  them, then three ``python -m king_rating.worker --burst`` processes (the batch loop; a worker
+  waits for Postgres about half the time, so three keep two cores busy), timed from the first
+  job they take until the last row is committed; ``rating.ingest_rq_per_job_matches_per_s`` the
   same with RQ's worker (``--per-job``), in the same run (``benchmarks/rating_queue.py``);
   ``rating.ingest_rq_cpu_ms_per_match`` is the workers' and Redis's CPU per match,
   ``rating.ingest_rq_postgres_cpu_ms_per_match`` their Postgres backends' (read from
@@ -768,7 +769,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--queue", action="store_true", help="only the queue figures")
     parser.add_argument("--rq-count", type=int, default=10_000, help="backlog of a queue run")
     parser.add_argument("--rq-rounds", type=int, default=1)
-    parser.add_argument("--rq-processes", type=int, default=2, help="worker processes")
+    parser.add_argument("--rq-processes", type=int, default=3, help="worker processes")
     parser.add_argument("--batch-size", type=int, default=500)
     parser.add_argument("--skip-per-job", action="store_true", help="not RQ's worker")
     parser.add_argument("--catchup-rate", type=float, default=100, help="matches/s finishing")
