@@ -538,7 +538,7 @@ class Classic20Ruleset(Ruleset):
 # traditional's hand rules build on the classes above: imported once they exist.
 # The systems with their own state class (``game.py``).
 from .international.ruleset import INTERNATIONAL  # noqa: E402
-from .konturlu.state import KONTURLU  # noqa: E402
+from .konturlu.ruleset import KONTURLU  # noqa: E402
 from .traditional import TraditionalRuleset  # noqa: E402
 
 _ALL: Final[tuple[Ruleset, ...]] = (

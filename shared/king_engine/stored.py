@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .cards import CARD_SUIT, FULL_DECK
+from .codec import varint
 from .contracts import NO_TRUMP, TRUMP
 from .deal import deal_hand
 from .errors import BadInput, ConfigError
@@ -82,15 +83,6 @@ _ENDED: Final = ("played", "redealt", "replayed")
 _END_REASONS: Final = (None, "played_out", "king", "king_failed")
 
 
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value >= 0x80:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
 def _read_varint(view: memoryview, offset: int) -> tuple[int, int]:
     value = shift = 0
     while True:
@@ -123,15 +115,15 @@ def _encode_v2(state: MatchState) -> bytes:
     parts.append(bytes([len(specs)]))
     parts.append(bytes(spec.values.index(state.options[spec.name]) for spec in specs))
     parts.append(state.match_key)
-    parts.append(_varint(len(log)))
-    parts.extend(_varint(action) for action in log)
-    parts.append(_varint(len(state.deals)))
+    parts.append(varint(len(log)))
+    parts.extend(varint(action) for action in log)
+    parts.append(varint(len(state.deals)))
     parts.extend(bytes((deal.hand, _ENDED.index(deal.ended))) for deal in state.deals)
     parts.append(bytes((_END_REASONS.index(state.end_reason), state.king_seat & 0xFF, state.first)))
     if state.forfeits:
         parts.append(bytes((len(state.forfeits),)))
         for seat, at in zip(state.forfeits, state.forfeit_at, strict=True):
-            parts.append(bytes((seat,)) + _varint(at))
+            parts.append(bytes((seat,)) + varint(at))
     return b"".join(parts)
 
 

@@ -21,7 +21,7 @@ from king_bots.policies.own import decide_own
 from king_engine import get_ruleset, new_game, own_state
 from king_engine.cards import HEARTS_MASK, SUIT_MASK, parse_card, parse_cards
 from king_engine.konturlu import KonturluState, settle
-from king_engine.konturlu.state import EL, KIZ, KOZ, KUPA, RIFKI, SONIKI
+from king_engine.konturlu.rules import EL, KIZ, KOZ, KUPA, RIFKI, SONIKI
 
 PHASES = {"contract", "kontur", "sur", "play", "durt"}
 

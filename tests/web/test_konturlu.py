@@ -46,7 +46,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.timeout(600
 
 try:
     import king_game.app  # noqa: F401
-    from king_engine.konturlu.state import KONTURLU
+    from king_engine.konturlu import KONTURLU
     from king_match import fairness
 except ImportError as missing:  # the game service is not installed in this environment
     pytest.skip(f"the game service cannot be imported: {missing}", allow_module_level=True)

@@ -1,4 +1,4 @@
-"""The konturlu match (RULES-konturlu.md): its ruleset object, moves and match state.
+"""The konturlu match state (RULES-konturlu.md).
 
 A match is 32 hands. Hand h is declared by seat (f + h) mod 4, f the winner of the opening
 draw (§1.2, §1.3); every seat declares each of its eight contracts once: the six penalties,
@@ -20,36 +20,27 @@ leaves the state unchanged on error; ``apply_action(action)`` is the trusted fas
 the engine makes by itself (a Dürt ``pas``, the automatic sür) happen inside the move that
 caused them and are reported with ``"auto": True``.
 
-Actions: 0..51 play that card; 52..58 ``el kupa erkek kiz rifki rifki:boz soniki``; 59..62
-``koz:C``..``koz:S`` (59 + suit); 63..75 ``durt:2``..``durt:A`` (63 + rank); 76 ``iyi``;
-77 + m ``kontur:<seats of mask m>``; 93 ``masa``; 94 ``haric``; 95 ``boz``; 96 + m
-``sur:<seats of m>``; 112 ``pas``.
+The contracts and trick rules are in ``rules.py``, the move encoding in ``moves.py``, the stored
+form in ``stored.py`` and the ruleset object in ``ruleset.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from king_message.winners import match_winners, placements
 
 from ..cards import (
-    BOYS_MASK,
     CARD_CODES,
     HEARTS_MASK,
-    KING_OF_HEARTS,
-    QUEENS_MASK,
     RANK_CHARS,
     SUIT_CHARS,
     SUIT_MASK,
     card_codes,
-    card_of,
-    parse_card,
-    parse_suit,
     suit_of,
 )
-from ..deal import DECK_52, deal_hand, opening_draw
+from ..deal import DECK_52
 from ..errors import (
     RULE_DURT_LAYOUT,
     RULE_FOLLOW_SUIT,
@@ -60,229 +51,52 @@ from ..errors import (
     IllegalMove,
 )
 from ..moves import PlayCard
-from ..rulesets import OptionSpec, Ruleset
 from ..tricks import beats
 from . import challenge as ch
+from . import stored
 from .durt import CLOSED, Layout, layout_dict, place_card, playable_mask
+from .moves import (
+    A_BOZ,
+    A_IYI,
+    A_PAS,
+    A_RIFKI,
+    A_RIFKI_BOZ,
+    ACTION_TEXT,
+    CONTRACT_BASE,
+    CONTRACT_OF_WORD,
+    DURT_BASE,
+    KOZ_BASE,
+    KOZ_ORDER,
+    KonturluMove,
+    Move,
+    call_action,
+    call_of_action,
+    move_of_action,
+    valid_action,
+)
+from .rules import (
+    CONTRACT_CODES,
+    DURT,
+    EARLY_END_MASK,
+    HAND_TOTALS,
+    KOZ,
+    NUM_HANDS,
+    PENALTIES,
+    RIFKI,
+    STARTING_TOTAL,
+    TRICKS,
+    can_cancel_rifki,
+    trick_legal_mask,
+    trick_points,
+)
 from .settle import Settlement, durt_points, settle
 
-# ---------------------------------------------------------------------- contracts (§2.5)
-
-EL, KUPA, ERKEK, KIZ, RIFKI, SONIKI, KOZ, DURT = range(8)
-CONTRACT_CODES: Final = ("el", "kupa", "erkek", "kiz", "rifki", "soniki", "koz", "durt")
-CONTRACT_NAMES: Final = (
-    "El almaz",
-    "Kupa almaz",
-    "Erkek almaz",
-    "Kız almaz",
-    "Rıfkı",
-    "Son iki",
-    "Koz",
-    "Dürt",
-)
-PENALTIES: Final = frozenset({EL, KUPA, ERKEK, KIZ, RIFKI, SONIKI})
-#: What the four scores of one hand of each contract add up to (§6.1).
-HAND_TOTALS: Final = (-65, -39, -48, -40, -30, -30, 65, 65)
-ALL_DECLARED: Final = (1 << 8) - 1
-NUM_HANDS: Final = 32
-STARTING_TOTAL: Final = 122
-TRICKS: Final = 13
-POINTS_PER_TRICK: Final = 5  # El almaz (penalty) and Koz (gain)
-POINTS_PER_HEART: Final = 3
-POINTS_PER_BOY: Final = 6
-POINTS_PER_QUEEN: Final = 10
-POINTS_RIFKI: Final = 30
-POINTS_LAST_TWO: Final = (10, 20)  # tricks 12 and 13
-KH_BIT: Final = 1 << KING_OF_HEARTS
-AH_BIT: Final = 1 << card_of(2, 12)
-#: The cards whose taking ends the hand early (§2.6, D11); 0: always 13 tricks.
-EARLY_END_MASK: Final = (0, HEARTS_MASK, BOYS_MASK, QUEENS_MASK, KH_BIT, 0, 0, 0)
-
-# ---------------------------------------------------------------------- actions
-
-CONTRACT_BASE: Final = 52
-A_RIFKI: Final = 56
-A_RIFKI_BOZ: Final = 57
-_CONTRACT_WORDS: Final = ("el", "kupa", "erkek", "kiz", "rifki", "rifki:boz", "soniki")
-_CONTRACT_OF_WORD: Final = (EL, KUPA, ERKEK, KIZ, RIFKI, RIFKI, SONIKI)
-KOZ_BASE: Final = 59
-DURT_BASE: Final = 63
-A_IYI: Final = 76
-KONTUR_BASE: Final = 77
-A_MASA: Final = 93
-A_HARIC: Final = 94
-A_BOZ: Final = 95
-SUR_BASE: Final = 96
-A_PAS: Final = 112
-NUM_ACTIONS: Final = 113
-_KOZ_ORDER: Final = (3, 2, 1, 0)  # §2.1 lists koz:S koz:H koz:D koz:C
+if TYPE_CHECKING:
+    from .ruleset import KonturluRuleset
 
 PHASE_CONTRACT, PHASE_KONTUR, PHASE_SUR, PHASE_PLAY, PHASE_DURT, PHASE_OVER = range(6)
 PHASE_NAMES: Final = ("contract", "kontur", "sur", "play", "durt", "over")
 REASON_RIFKI: Final = "rifki_single_heart"
-
-
-def _action_text(action: int) -> str:
-    if action < CONTRACT_BASE:
-        return CARD_CODES[action]
-    if action < KOZ_BASE:
-        return _CONTRACT_WORDS[action - CONTRACT_BASE]
-    if action < DURT_BASE:
-        return f"koz:{SUIT_CHARS[action - KOZ_BASE]}"
-    if action < A_IYI:
-        return f"durt:{RANK_CHARS[action - DURT_BASE]}"
-    if action == A_IYI:
-        return "iyi"
-    if action < A_MASA:
-        return f"kontur:{ch.format_seats(action - KONTUR_BASE)}"
-    if action < SUR_BASE:
-        return ("masa", "haric", "boz")[action - A_MASA]
-    if action < A_PAS:
-        return f"sur:{ch.format_seats(action - SUR_BASE)}"
-    return "pas"
-
-
-def _valid_action(action: object) -> bool:
-    return (
-        isinstance(action, int)
-        and not isinstance(action, bool)
-        and 0 <= action < NUM_ACTIONS
-        and action not in (KONTUR_BASE, SUR_BASE)  # empty seat lists
-    )
-
-
-ACTION_TEXT: Final = tuple(_action_text(a) if _valid_action(a) else "" for a in range(NUM_ACTIONS))
-_WORD_ACTIONS: Final = {
-    **{word: CONTRACT_BASE + i for i, word in enumerate(_CONTRACT_WORDS)},
-    "iyi": A_IYI,
-    "masa": A_MASA,
-    "haric": A_HARIC,
-    "boz": A_BOZ,
-    "pas": A_PAS,
-}
-MOVE_WORDS: Final = (*_CONTRACT_WORDS, "koz:", "durt:", "iyi", "kontur:", "masa", "haric", "boz")
-MOVE_WORDS_ALL: Final = (*MOVE_WORDS, "sur:", "pas")
-
-
-@dataclass(frozen=True, slots=True)
-class KonturluMove:
-    """A non-card move of konturlu: a contract, a call or ``pas``. Text: ``ACTION_TEXT``."""
-
-    action: int
-
-    def __post_init__(self) -> None:
-        if not _valid_action(self.action) or self.action < CONTRACT_BASE:
-            raise BadInput("bad_move", f"{self.action!r} is not a konturlu move action")
-
-    def __str__(self) -> str:
-        return ACTION_TEXT[self.action]
-
-
-Move = PlayCard | KonturluMove
-
-
-def move_of_action(action: int) -> Move:
-    if not _valid_action(action):
-        raise BadInput("bad_move", f"{action!r} is not an action id (0..{NUM_ACTIONS - 1})")
-    return PlayCard(action) if action < CONTRACT_BASE else KonturluMove(action)
-
-
-def parse_move(text: str) -> Move:
-    """A move's text form (§2.1, §3.3, §3.5): ``"7S"``, ``"koz:S"``, ``"durt:7"``,
-    ``"kontur:2,0"`` (seats in any order), ``"sur:1,3"``, ``"masa"`` …; ``BadInput`` for junk.
-    A ``kontur:`` list naming all others or both non-declarers is made canonical on apply."""
-    if not isinstance(text, str) or not text.strip():
-        raise BadInput("bad_move", f"{text!r} is not a move")
-    body = text.strip()
-    low = body.lower()
-    action = _WORD_ACTIONS.get(low)
-    if action is not None:
-        return KonturluMove(action)
-    word, sep, arg = low.partition(":")
-    if sep:
-        if word == "koz":
-            return KonturluMove(KOZ_BASE + parse_suit(arg))
-        if word == "durt":
-            rank = "t" if arg.strip() == "10" else arg.strip()
-            if len(rank) != 1 or rank.upper() not in RANK_CHARS:
-                raise BadInput("bad_move", f"{text!r}: a Dürt rank is one of 2..9 T J Q K A")
-            return KonturluMove(DURT_BASE + RANK_CHARS.index(rank.upper()))
-        if word == "kontur":
-            return KonturluMove(KONTUR_BASE + ch.parse_seats(arg))
-        if word == "sur":
-            return KonturluMove(SUR_BASE + ch.parse_seats(arg))
-        raise BadInput("bad_move", f"{text!r} is not a move")
-    try:
-        return PlayCard(parse_card(body))
-    except BadInput:
-        raise BadInput("bad_move", f"{text!r} is not a move") from None
-
-
-def _call_action(word: str, mask: int) -> int:
-    if word == ch.IYI:
-        return A_IYI
-    if word == ch.MASA:
-        return A_MASA
-    if word == ch.HARIC:
-        return A_HARIC
-    if word == ch.SUR:
-        return SUR_BASE + mask
-    return KONTUR_BASE + mask
-
-
-def _call_of_action(action: int) -> tuple[str, int]:
-    """(word, mask) of a call action (masa/haric masks are filled in by the challenge)."""
-    if action == A_IYI:
-        return ch.IYI, 0
-    if action == A_MASA:
-        return ch.MASA, 0
-    if action == A_HARIC:
-        return ch.HARIC, 0
-    if action >= SUR_BASE:
-        return ch.SUR, action - SUR_BASE
-    return ch.KONTUR, action - KONTUR_BASE
-
-
-def _eligible(hand: int) -> bool:
-    """§2.7: exactly one heart, and it is K♥ or A♥."""
-    hearts = hand & HEARTS_MASK
-    return hearts in (KH_BIT, AH_BIT)
-
-
-def trick_legal_mask(contract: int, hand: int, led: int, earlier: int) -> int:
-    """The cards of ``hand`` playable in a trick (§2.2–2.4); ``led`` -1 when leading,
-    ``earlier`` the cards of this hand's completed tricks."""
-    if led < 0:
-        if contract in (KUPA, RIFKI) and not earlier & HEARTS_MASK:
-            rest = hand & ~HEARTS_MASK
-            if rest:
-                return rest
-            if contract == KUPA:  # only hearts: the highest one
-                return 1 << (hand.bit_length() - 1)
-        return hand
-    follow = hand & SUIT_MASK[led]
-    if follow:
-        return follow
-    if contract == RIFKI:
-        return hand & HEARTS_MASK or hand
-    return hand
-
-
-def _trick_points(contract: int, trick: int, trick_no: int) -> int:
-    """The points (P or G) the winner of a completed trick takes."""
-    if contract in (EL, KOZ):
-        return POINTS_PER_TRICK
-    if contract == KUPA:
-        return POINTS_PER_HEART * (trick & HEARTS_MASK).bit_count()
-    if contract == ERKEK:
-        return POINTS_PER_BOY * (trick & BOYS_MASK).bit_count()
-    if contract == KIZ:
-        return POINTS_PER_QUEEN * (trick & QUEENS_MASK).bit_count()
-    if contract == RIFKI:
-        return POINTS_RIFKI if trick & KH_BIT else 0
-    if trick_no >= TRICKS - 2:  # Son iki
-        return POINTS_LAST_TWO[trick_no - (TRICKS - 2)]
-    return 0
 
 
 Dealer = Callable[[bytes, int, Sequence[int]], list[int]]
@@ -503,11 +317,11 @@ class KonturluState:
         if phase in (PHASE_KONTUR, PHASE_SUR):
             chal = self.challenge
             assert chal is not None
-            actions = [_call_action(word, mask) for word, mask in chal.legal_calls()]
+            actions = [call_action(word, mask) for word, mask in chal.legal_calls()]
             if (
                 phase == PHASE_KONTUR
                 and self.contract == RIFKI
-                and _eligible(self.hands[self.turn])
+                and can_cancel_rifki(self.hands[self.turn])
             ):
                 actions.append(A_BOZ)
             return actions
@@ -515,17 +329,17 @@ class KonturluState:
 
     def _contract_actions(self) -> list[int]:
         seat = self.turn
-        eligible = _eligible(self.hands[seat])
+        eligible = can_cancel_rifki(self.hands[seat])
         if self.forced_rifki:
             return [A_RIFKI, A_RIFKI_BOZ] if eligible else [A_RIFKI]
         done = self.declared[seat]
         actions = [
             CONTRACT_BASE + i
-            for i, contract in enumerate(_CONTRACT_OF_WORD)
+            for i, contract in enumerate(CONTRACT_OF_WORD)
             if not done >> contract & 1 and (i != A_RIFKI_BOZ - CONTRACT_BASE or eligible)
         ]
         if not done >> KOZ & 1:
-            actions.extend(KOZ_BASE + suit for suit in _KOZ_ORDER)
+            actions.extend(KOZ_BASE + suit for suit in KOZ_ORDER)
         if not done >> DURT & 1:
             actions.extend(DURT_BASE + rank for rank in range(13))
         return actions
@@ -558,7 +372,7 @@ class KonturluState:
                 "not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s", turn=self.turn
             )
         action = getattr(move, "action", None)
-        if not isinstance(move, PlayCard | KonturluMove) or not _valid_action(action):
+        if not isinstance(move, PlayCard | KonturluMove) or not valid_action(action):
             raise BadInput("bad_move", f"{move!r} is not a konturlu move")
         assert isinstance(action, int)
         action = self._checked(seat, action)
@@ -605,7 +419,7 @@ class KonturluState:
         if action == A_BOZ:
             if phase != PHASE_KONTUR:
                 raise IllegalMove("wrong_phase", "boz is a round-1 call", phase="sur")
-            if self.contract != RIFKI or not _eligible(self.hands[seat]):
+            if self.contract != RIFKI or not can_cancel_rifki(self.hands[seat]):
                 raise IllegalMove(
                     "not_eligible_for_redeal",
                     "only a seat whose only heart is K♥ or A♥ may cancel a Rıfkı deal",
@@ -613,8 +427,8 @@ class KonturluState:
             return action
         chal = self.challenge
         assert chal is not None
-        word, mask = chal.canonical(seat, *_call_of_action(action))
-        return _call_action(word, mask)
+        word, mask = chal.canonical(seat, *call_of_action(action))
+        return call_action(word, mask)
 
     def _check_contract(self, seat: int, action: int) -> int:
         allowed = self._contract_actions()
@@ -690,7 +504,7 @@ class KonturluState:
 
     def _choose_contract(self, seat: int, action: int, events: list[Event] | None) -> None:
         if action < KOZ_BASE:
-            contract, arg = _CONTRACT_OF_WORD[action - CONTRACT_BASE], -1
+            contract, arg = CONTRACT_OF_WORD[action - CONTRACT_BASE], -1
         elif action < DURT_BASE:
             contract, arg = KOZ, action - KOZ_BASE
         else:
@@ -718,7 +532,7 @@ class KonturluState:
     def _call(self, seat: int, action: int, events: list[Event] | None) -> None:
         chal = self.challenge
         assert chal is not None
-        word, mask = _call_of_action(action)
+        word, mask = call_of_action(action)
         if word == ch.MASA:
             mask = ch.others(seat)
         elif word == ch.HARIC:
@@ -850,7 +664,7 @@ class KonturluState:
             if beats(trick[offset], best, trump):
                 best, winner = trick[offset], (self.leader + offset) % 4
         mask = sum(1 << c for c in trick)
-        points = _trick_points(self.contract, mask, self.trick_no)
+        points = trick_points(self.contract, mask, self.trick_no)
         self.points[winner] += points
         self.tricks_taken[winner] += 1
         self.taken[winner] |= mask
@@ -1105,237 +919,5 @@ class KonturluState:
     # ------------------------------------------------------------------ serialised form
 
     def to_bytes(self) -> bytes:
-        """Format 3 ("own state"): 3, the ruleset id, the number of hands, the options
-        (none), the match key, every player action (varints), then facts the replay must
-        reach again (version, first declarer, hand, deal, totals) and the forfeit marks
-        (seat and the version at which it was marked)."""
-        if self.dealer is not deal_hand:
-            raise BadInput("bad_state", "a state on forced deals (a test's) is not serialisable")
-        parts = [bytes((OWN_STATE_FORMAT, KonturluRuleset.id, self.num_hands, 0)), self.match_key]
-        parts.append(_varint(len(self.log)))
-        parts.extend(_varint(a) for a in self.log)
-        parts.append(_varint(self.version))
-        parts.append(bytes((self.first,)))
-        parts.append(_varint(self.hand_index))
-        parts.append(_varint(self.deal_no))
-        parts.extend(_varint(_zigzag(t)) for t in self.totals)
-        parts.append(bytes((len(self.forfeits),)))
-        for seat, at in zip(self.forfeits, self.forfeit_at, strict=True):
-            parts.append(bytes((seat,)) + _varint(at))
-        return b"".join(parts)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> KonturluState:
-        return KONTURLU.state_from_bytes(data)
-
-
-OWN_STATE_FORMAT: Final = 3
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while value >= 0x80:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
-
-
-def _zigzag(value: int) -> int:
-    return value * 2 if value >= 0 else -value * 2 - 1
-
-
-def _unzigzag(value: int) -> int:
-    return value // 2 if value % 2 == 0 else -(value + 1) // 2
-
-
-class _Reader:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.at = 0
-
-    def byte(self) -> int:
-        if self.at >= len(self.data):
-            raise BadInput("bad_state", "the stored state is cut short")
-        value = self.data[self.at]
-        self.at += 1
-        return value
-
-    def varint(self) -> int:
-        value = shift = 0
-        while True:
-            byte = self.byte()
-            value |= (byte & 0x7F) << shift
-            if byte < 0x80:
-                return value
-            shift += 7
-            if shift > 35:
-                raise BadInput("bad_state", "a varint is too long")
-
-    def take(self, n: int) -> bytes:
-        if self.at + n > len(self.data):
-            raise BadInput("bad_state", "the stored state is cut short")
-        chunk = self.data[self.at : self.at + n]
-        self.at += n
-        return chunk
-
-
-# ---------------------------------------------------------------------- the ruleset
-
-
-class KonturluRuleset(Ruleset):
-    """Konturlu King (seed 000): its own state class (``family``), see RULES-konturlu.md."""
-
-    name = "konturlu"
-    id = 3
-    family = "konturlu"
-    description = (
-        "Konturlu King (seed 000): 32 hands; each player declares each of the six penalties, "
-        "Koz and Dürt once; a kontur (×1) or sür kontur (×2) between two seats moves their "
-        "point difference, and the one with more penalty eats the other's; +122 start; "
-        "çıkar / batar."
-    )
-    lengths = (NUM_HANDS,)
-    early_end = True
-    first_declarer_rule = "the opening draw (FAIRNESS.md), then the next seat each hand"
-    deck_size = 52
-    cards_per_seat = 13
-    tricks_per_hand = 13
-    phases = PHASE_NAMES
-    option_specs: tuple[OptionSpec, ...] = ()
-    starting_total = STARTING_TOTAL
-    match_end = "after 32 hands: every seat has declared each of its eight contracts once"
-    outcome_labels = ("cikar", "batar")
-    phased = False
-
-    def unavailable_reason(
-        self, num_hands: int, declarer: int, usage: Any, contract: int, trump: int
-    ) -> str | None:
-        # The shared Usage-based quota path is not used: KonturluState keeps its own.
-        return None
-
-    def describe_quotas(self, num_hands: int) -> dict[str, object]:
-        return {"per_player": {"each_contract": 1, "picks": 8}}
-
-    def describe(self) -> dict[str, Any]:
-        data = super().describe()
-        data["family"] = self.family
-        data["contracts"] = [
-            {
-                "code": CONTRACT_CODES[c],
-                "turkish": CONTRACT_NAMES[c],
-                "penalty": c in PENALTIES,
-                "hand_total": HAND_TOTALS[c],
-                "moves": (
-                    [f"koz:{s}" for s in "SHDC"]
-                    if c == KOZ
-                    else [f"durt:{r}" for r in RANK_CHARS]
-                    if c == DURT
-                    else [CONTRACT_CODES[c]] + (["rifki:boz"] if c == RIFKI else [])
-                ),
-            }
-            for c in range(8)
-        ]
-        data["values"] = {
-            "el": {"per_trick": -POINTS_PER_TRICK},
-            "kupa": {"per_heart": -POINTS_PER_HEART},
-            "erkek": {"per_king_or_jack": -POINTS_PER_BOY},
-            "kiz": {"per_queen": -POINTS_PER_QUEEN},
-            "rifki": {"king_of_hearts": -POINTS_RIFKI},
-            "soniki": {"trick_12": -POINTS_LAST_TWO[0], "trick_13": -POINTS_LAST_TWO[1]},
-            "koz": {"per_trick": POINTS_PER_TRICK},
-            "durt": {"places": [45, 20, 10, -10]},
-        }
-        data["challenge"] = {
-            "round_1": ["iyi", "kontur:<seats>", "masa", "haric", "boz"],
-            "round_2": ["iyi", "sur:<seats>"],
-            "multipliers": {"kontur": 1, "sur": 2},
-        }
-        return data
-
-    def new_state(
-        self,
-        num_hands: int,
-        match_key: bytes,
-        options: Mapping[str, Any] | None,
-        dealer: Dealer,
-    ) -> KonturluState:
-        self.check_length(num_hands)
-        checked = self.check_options(options)
-        if not isinstance(match_key, bytes) or len(match_key) != 32:
-            raise BadInput("bad_seed", "the match key must be 32 bytes")
-        draw = opening_draw(match_key)
-        return KonturluState._new(self, match_key, checked, dealer, draw.winner, draw.to_dict())
-
-    def state_from_bytes(self, data: bytes) -> KonturluState:
-        """The inverse of ``KonturluState.to_bytes``: the moves are replayed, each checked
-        legal, and the stored facts compared; ``BadInput("bad_state")`` otherwise."""
-        if not isinstance(data, bytes | bytearray | memoryview):
-            raise BadInput("bad_state", "a stored state is bytes")
-        reader = _Reader(bytes(data))
-        if reader.byte() != OWN_STATE_FORMAT or reader.byte() != self.id:
-            raise BadInput("bad_state", "not a stored konturlu state")
-        num_hands = reader.byte()
-        if num_hands not in self.lengths or reader.byte() != len(self.option_specs):
-            raise BadInput("bad_state", "bad match length or options")
-        key = reader.take(32)
-        state = self.new_state(num_hands, key, {}, deal_hand)
-        actions = [reader.varint() for _ in range(reader.varint())]
-        version, first = reader.varint(), reader.byte()
-        hand, deal_no = reader.varint(), reader.varint()
-        totals = [_unzigzag(reader.varint()) for _ in range(4)]
-        marks = []
-        for _ in range(reader.byte()):
-            seat = reader.byte()
-            marks.append((reader.varint(), seat))
-        if reader.at != len(reader.data):
-            raise BadInput("bad_state", "trailing bytes after the stored state")
-        if marks != sorted(marks, key=lambda m: m[0]) or any(s > 3 for _, s in marks):
-            raise BadInput("bad_state", "bad forfeit marks")
-        pending = list(marks)
-        try:
-            for index, action in enumerate(actions):
-                while pending and pending[0][0] == index:
-                    state.forfeit(pending.pop(0)[1])
-                if state.is_over or action not in state.legal_actions():
-                    raise BadInput("bad_state", "the stored moves do not replay")
-                state.apply_action(action)
-            while pending and pending[0][0] == len(actions):
-                state.forfeit(pending.pop(0)[1])
-        except AssertionError as exc:
-            raise BadInput("bad_state", f"the stored moves do not replay: {exc}") from exc
-        if (
-            pending
-            or state.forfeits != tuple(s for _, s in marks)
-            or state.forfeit_at != tuple(at for at, _ in marks)
-            or (version, first, hand, deal_no, totals)
-            != (state.version, state.first, state.hand_index, state.deal_no, state.totals)
-        ):
-            raise BadInput("bad_state", "the stored facts are not the replay's")
-        return state
-
-    def parse_move(self, text: str) -> Move:
-        return parse_move(text)
-
-    def move_of_action(self, action: int) -> Move:
-        return move_of_action(action)
-
-    def move_words(self) -> list[str]:
-        """Every non-card move text form or prefix (for the API's move pattern)."""
-        return list(MOVE_WORDS_ALL)
-
-
-KONTURLU: Final[KonturluRuleset] = KonturluRuleset()
-
-
-def new_konturlu_match_on_deals_for_tests(
-    deals: Callable[[int], list[int]],
-    options: Mapping[str, Any] | None = None,
-    first: int = 0,
-) -> KonturluState:
-    """A match whose deal number n is ``deals(n)`` (four 13-card masks) and whose first
-    declarer is ``first``: for tests that need given hands. Not serialisable."""
-    checked = KONTURLU.check_options(options)
-    return KonturluState._new(
-        KONTURLU, bytes(32), checked, lambda _key, n, _deck: deals(n), first, None
-    )
+        """The stored form (``stored.py``)."""
+        return stored.encode(self)

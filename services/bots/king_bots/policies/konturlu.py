@@ -39,7 +39,7 @@ from king_engine.cards import (
 )
 from king_engine.konturlu import trick_legal_mask
 from king_engine.konturlu.durt import CLOSED, Layout
-from king_engine.konturlu.state import CONTRACT_CODES, DURT, KOZ, PENALTIES, RIFKI
+from king_engine.konturlu.rules import CONTRACT_CODES, DURT, KOZ, PENALTIES, RIFKI
 
 from .konturlu_play import (
     PENALTY_MASK,

@@ -31,8 +31,7 @@ from king_engine.cards import (
 )
 from king_engine.konturlu import playable_mask, settle, trick_legal_mask
 from king_engine.konturlu.durt import Layout, place_card
-from king_engine.konturlu.settle import DURT_PLACE_POINTS
-from king_engine.konturlu.state import (
+from king_engine.konturlu.rules import (
     DURT,
     EL,
     ERKEK,
@@ -44,6 +43,7 @@ from king_engine.konturlu.state import (
     SONIKI,
     TRICKS,
 )
+from king_engine.konturlu.settle import DURT_PLACE_POINTS
 
 from .core import cards as cards_of  # (the card ids of a mask, lowest first)
 
