@@ -154,10 +154,10 @@ def test_concurrent_matches_sharing_players_all_apply_without_losing_updates(
 def test_a_match_counts_for_the_week_in_which_it_ended_not_when_it_was_processed(
     store: Store, schema_url: str, make_match: MakeMatch
 ) -> None:
-    sunday_night = datetime(2026, 12, 6, 20, 59, tzinfo=UTC)  # Sunday 23:59 Istanbul
-    monday_morning = datetime(2026, 12, 6, 21, 1, tzinfo=UTC)  # Monday 00:01 Istanbul
-    store.ingest(make_match(PLAYERS, ended_at=monday_morning))
-    store.ingest(make_match(PLAYERS, ended_at=sunday_night))  # ingested second, ended first
+    last_minute_of_week = datetime(2026, 12, 6, 20, 59, tzinfo=UTC)  # Sunday 23:59 Istanbul
+    first_minute_of_next_week = datetime(2026, 12, 6, 21, 1, tzinfo=UTC)  # Monday 00:01 Istanbul
+    store.ingest(make_match(PLAYERS, ended_at=first_minute_of_next_week))
+    store.ingest(make_match(PLAYERS, ended_at=last_minute_of_week))  # ingested second, ended first
     rows = query(
         schema_url,
         "SELECT week, sum(matches) FROM weekly_scores GROUP BY week ORDER BY week",
