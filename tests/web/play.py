@@ -125,3 +125,15 @@ def horizontal_overflow(page: Any) -> list[str]:
     """Elements that stick out of the viewport sideways (tables scroll inside .scroll)."""
     found: list[str] = page.evaluate(OVERFLOW_JS)
     return found
+
+
+DUPLICATE_IDS_JS = """() => {
+  const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+  return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+}"""
+
+
+def duplicate_ids(page: Any) -> list[str]:
+    """Ids that more than one element of the page carries (a selector by id then reads both)."""
+    found: list[str] = page.evaluate(DUPLICATE_IDS_JS)
+    return found

@@ -37,7 +37,7 @@ from king_engine import deal as kingdeal
 from king_engine.cards import CARD_CODES
 
 from .live_game import Player, call, game_service
-from .play import horizontal_overflow, sign_in_as_guest
+from .play import duplicate_ids, horizontal_overflow, sign_in_as_guest
 from .servers import LiveServer
 from .test_turkish import english_on
 
@@ -288,6 +288,7 @@ class Driver:
         page = self.page
         challenge = view["challenge"]
         assert offered == view["legal_moves"]
+        assert duplicate_ids(page) == []
         assert shown_calls(page, "#k-calls") == [
             {"round": c["round"], "seat": c["seat"], "call": c["call"]} for c in challenge["calls"]
         ]
@@ -759,6 +760,9 @@ def test_a_cancelled_rifki_deal_shows_its_calls_struck_through(
         )
         assert moves == ["rifki"]
         assert page.evaluate(STRUCK_JS, ".k-side .k-redealt") == struck
+        # The new deal's call log is its own: the struck-through calls are not in it.
+        assert duplicate_ids(page) == []
+        assert shown_calls(page, "#k-calls") == []
         page.screenshot(path=str(artifacts / "konturlu-redealt-1280.png"), full_page=True)
         page.set_viewport_size(PHONE)
         try:

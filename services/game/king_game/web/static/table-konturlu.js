@@ -712,7 +712,8 @@ export function redealLine(r, match, me, declarer, { id } = {}) {
     "div",
     { class: "k-redealt", id, dataset: { deal: r.deal, seat: r.seat } },
     h("p", {}, fmt(t("k_redealt"), { name: shortName(match, r.seat, me), n: r.deal + 1, card: r.card ? cardText(r.card) : "" })),
-    calls.length ? [h("p", { class: "k-void-note" }, t("k_void_calls")), callLog(calls, match, me, declarer, { id: id ? `${id}-calls` : undefined, voided: true })] : null,
+    // null, not undefined: the live log owns the id `k-calls`, a cancelled deal's log has none of its own.
+    calls.length ? [h("p", { class: "k-void-note" }, t("k_void_calls")), callLog(calls, match, me, declarer, { id: id ? `${id}-calls` : null, voided: true })] : null,
   );
 }
 
