@@ -33,7 +33,10 @@ PENALTY: Final = tuple(
     tuple(-spec.per_card if spec.card_mask >> c & 1 else 0 for c in range(52)) for spec in CONTRACTS
 )
 PENALTY_MASK: Final = tuple(spec.card_mask for spec in CONTRACTS)
+# What each penalty card of a contract costs: every card of its mask costs the same.
+PENALTY_UNIT: Final = tuple(-spec.per_card for spec in CONTRACTS)
 LOW_MASK: Final = tuple((1 << c) - 1 for c in range(52))  # cards with a lower id than c
+ABOVE_MASK: Final = tuple(FULL_DECK & ~((2 << c) - 1) for c in range(52))  # a higher id than c
 SUIT_OF: Final = CARD_SUIT
 
 

@@ -14,9 +14,11 @@ from king_engine.cards import SUIT_MASK
 from king_engine.contracts import LAST_TWO, TRICKS, TRUMP
 
 from .core import (
+    ABOVE_MASK,
     LOW_MASK,
     PENALTY,
     PENALTY_MASK,
+    PENALTY_UNIT,
     RANK,
     SUIT_OF,
     Position,
@@ -82,14 +84,16 @@ def _danger(pos: Position, card: int, unseen: int) -> float:
     contract = pos.contract
     pen = PENALTY[contract]
     value = float(pen[card]) * 1.5
-    lower = lower_in_suit(unseen, card).bit_count()
-    higher = higher_in_suit(unseen, card).bit_count()
+    in_suit = unseen & SUIT_MASK[SUIT_OF[card]]
+    below = in_suit & LOW_MASK[card]
+    lower = below.bit_count()
+    higher = (in_suit & ABOVE_MASK[card]).bit_count()
     # A card that would win its suit's trick (few higher outstanding, many lower) is a liability.
     win_risk = lower / (lower + higher + 0.5) if lower else 0.0
     if higher == 0 and lower:
         win_risk = 1.0
-    # Catching a penalty card below us in the same suit.
-    catch = sum(pen[c] for c in cards(lower_in_suit(unseen, card) & PENALTY_MASK[contract]))
+    # Catching a penalty card below us in the same suit (every penalty card costs the same).
+    catch = PENALTY_UNIT[contract] * (below & PENALTY_MASK[contract]).bit_count()
     base = _trick_cost(pos) or 40
     value += win_risk * (base + 0.6 * catch) + RANK[card] * 0.5
     return value
@@ -97,11 +101,12 @@ def _danger(pos: Position, card: int, unseen: int) -> float:
 
 def _dump(pos: Position) -> int:
     unseen = pos.unseen
+    hand = pos.hand
     best_card, best_value = -1, -1.0
     for card in cards(pos.legal):
         value = _danger(pos, card, unseen)
         # Prefer emptying short suits: a void lets us dump more later.
-        value += (6 - (pos.hand & SUIT_MASK[SUIT_OF[card]]).bit_count()) * 0.8
+        value += (6 - (hand & SUIT_MASK[SUIT_OF[card]]).bit_count()) * 0.8
         if value > best_value:
             best_card, best_value = card, value
     return best_card
@@ -111,31 +116,34 @@ def _penalty_lead(pos: Position) -> int:
     contract = pos.contract
     pen = PENALTY[contract]
     pen_mask = PENALTY_MASK[contract]
+    unit = PENALTY_UNIT[contract]
     unseen = pos.unseen
+    hand = pos.hand
     base = _trick_cost(pos)
-    unseen_pen = unseen & pen_mask
-    avg_pen = sum(pen[c] for c in cards(unseen_pen)) / unseen_pen.bit_count() if unseen_pen else 0.0
+    avg_pen = float(unit) if unseen & pen_mask else 0.0  # every penalty card costs the same
     best_card, best_cost = -1, 1e18
     for card in cards(pos.legal):
-        suit = SUIT_OF[card]
-        in_suit = unseen & SUIT_MASK[suit]
-        higher = higher_in_suit(unseen, card).bit_count()
-        lower = lower_in_suit(unseen, card).bit_count()
+        suit_mask = SUIT_MASK[SUIT_OF[card]]
+        in_suit = unseen & suit_mask
+        below = in_suit & LOW_MASK[card]
+        higher = (in_suit & ABOVE_MASK[card]).bit_count()
+        lower = below.bit_count()
         outstanding = higher + lower
         p_win = 1.0 if higher == 0 else (lower / outstanding) ** 2 * 0.7
         # If the suit is nearly gone, void players throw their penalty cards on the winner.
         voids = max(0, 3 - outstanding)
-        caught = sum(pen[c] for c in cards(lower_in_suit(in_suit, card) & pen_mask)) * 0.6
+        caught = unit * (below & pen_mask).bit_count() * 0.6
         value = base + pen[card] + caught + voids * avg_pen * 0.7
         cost = p_win * value
         # Leading our own penalty card under higher outstanding cards passes it on (good),
         # but leading a suit where we hold a penalty card lets it come back to us later.
         if pen[card] and higher:
             cost -= 0.3 * pen[card]
-        held_pen = pos.hand & SUIT_MASK[suit] & pen_mask & ~(1 << card)
-        if held_pen and not higher_in_suit(unseen, highest(held_pen)):
+        in_hand = hand & suit_mask
+        held_pen = in_hand & pen_mask & ~(1 << card)
+        if held_pen and not in_suit & ABOVE_MASK[held_pen.bit_length() - 1]:
             cost += 10
-        cost += RANK[card] * 0.2 + (pos.hand & SUIT_MASK[suit]).bit_count() * 0.3
+        cost += RANK[card] * 0.2 + in_hand.bit_count() * 0.3
         if cost < best_cost:
             best_card, best_cost = card, cost
     return best_card
