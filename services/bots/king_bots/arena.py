@@ -69,7 +69,7 @@ from king_engine.cards import SUIT_MASK
 from king_engine.contracts import TRUMP
 from king_engine.match import PHASE_CONTRACT, PHASE_OVER
 
-from .policies import BOT_RULESETS, Policy
+from .policies import BOT_RULESETS, HARD_REPLY, Policy
 from .policies.search import hard_card, hard_contract
 
 CONTRACT_IDS = tuple(range(len(CONTRACTS)))
@@ -84,7 +84,8 @@ class Omniscient:
     """The arena's ceiling: the hard search with the true hands as its only world.
 
     Card and contract choices search the real deal (one world: the playouts are
-    deterministic, so more copies of it would change nothing); redeal rounds and
+    deterministic, so more copies of it would change nothing) with the hard bot's endgame
+    (its best reply to medium from ``HARD_REPLY`` cards); redeal rounds and
     announcements are the hard bot's own. Only the arena, which holds the full state, can
     give it the hands."""
 
@@ -96,12 +97,13 @@ class Omniscient:
         if view.phase == PHASE_CONTRACT and view.allowed_contracts:
             return hard_contract(view, rng, None, 1, known=hands)
         if view.phase == PHASE_PLAY and view.legal_cards and "redeal" not in view.calls:
-            return PlayCard(hard_card(view, rng, None, 1, known=hands))
+            return PlayCard(hard_card(view, rng, None, 1, reply=HARD_REPLY, known=hands))
         return hard.decide(view, seed)
 
 
 Seat = Policy | Omniscient
-HARD_V1 = {"trust": 0.0, "pick": 1}  # the hard bot's levers off: the search before them
+HARD_LEVERS = ("trust", "steps", "reply")
+HARD_V1 = dict.fromkeys(HARD_LEVERS, 0)  # the hard bot's levers off: the search before them
 
 
 def parse_policy(spec: str) -> Seat:
@@ -119,8 +121,12 @@ def parse_policy(spec: str) -> Seat:
             kwargs["budget_s"] = float(value)
         elif key == "trust":
             kwargs["trust"] = float(value)
-        elif key == "pick":
-            kwargs["pick"] = int(value)
+        elif key == "steps":
+            kwargs["steps"] = int(value)
+        elif key == "reply":
+            kwargs["reply"] = int(value)
+        elif key == "prune":
+            kwargs["prune"] = float(value)
         else:
             raise ValueError(f"unknown policy option {key!r} in {spec!r}")
     if level == "omniscient":
@@ -128,8 +134,8 @@ def parse_policy(spec: str) -> Seat:
             raise ValueError(f"omniscient takes no options ({spec!r})")
         return Omniscient()
     if level == "hard_v1":
-        if "trust" in kwargs or "pick" in kwargs:
-            raise ValueError(f"hard_v1 is the search without trust/pick ({spec!r})")
+        if any(lever in kwargs for lever in HARD_LEVERS):
+            raise ValueError(f"hard_v1 is the search without its levers ({spec!r})")
         level = "hard"
         kwargs.update(HARD_V1)
     return Policy(level, **kwargs)  # type: ignore[arg-type]

@@ -9,11 +9,13 @@ is. It reads nothing but the view (never another seat's cards), the level and th
 * ``medium`` — per-contract heuristics (``heuristic.py``); contracts by a small simulation
   among the best-looking options;
 * ``hard`` — determinized search (``search.py``) within ``budget_s`` seconds (default
-  ``KING_BOTS_HARD_BUDGET_S`` or 0.55 s), its sampled worlds weighted by how likely the
-  observed plays were in them (``HARD_TRUST``, ``HARD_PICK``).
+  ``KING_BOTS_HARD_BUDGET_S`` or 0.55 s), its sampled worlds drawn by how likely the observed
+  plays were in them (``HARD_TRUST``, ``HARD_STEPS``) and its endgame our best reply to the
+  medium policy (``HARD_REPLY``).
 
-The arena adds two specs that are no level here: ``hard_v1`` (the weighting off) and
-``omniscient`` (the ceiling, which needs the true hands; ``king_bots.arena``).
+The arena adds two specs that are no level here: ``hard_v1`` (the levers off: the hard bot as
+it was before them) and ``omniscient`` (the ceiling, which needs the true hands;
+``king_bots.arena``).
 
 For the same view, level and seed the answer is the same, except that the hard bot under a
 time budget may complete a different number of sampled worlds on a busier machine; ``Policy``
@@ -53,13 +55,12 @@ BOT_RULESETS = ("standard", "classic20", "traditional")
 DEFAULT_HARD_BUDGET_S = 0.55
 MEDIUM_CONTRACT_KEEP = 3  # options the medium bot simulates
 MEDIUM_CONTRACT_WORLDS = 3  # sampled deals per simulated option
-# The hard search's world weighting (``search.play_weight``): the chance it gives that another
-# seat played the medium policy's card, and how many sampled worlds each evaluated one is drawn
-# from (0 and 1: off). Off in production: 0.9 and 8 (the best setting tried) win at equal
-# worlds but cost 3x the time, and at equal time the gain is not shown (docs/bots-arena.md);
-# the arena measures it as ``hard:trust=0.9,pick=8``.
-HARD_TRUST = 0.0
-HARD_PICK = 1
+# The hard search's levers (``search.hard_card``; docs/bots-arena.md has the figures): the
+# chance its world chain gives that another seat played the medium policy's card, the chain's
+# swaps between two worlds, and from how many cards in hand it plays the best reply to medium.
+HARD_TRUST = 0.9
+HARD_STEPS = 20
+HARD_REPLY = 4
 
 
 def hard_budget_s() -> float:
@@ -79,23 +80,27 @@ class Policy:
     "medium that plays a random card 20 % of the time"; easy has its own 30 % built in).
     ``worlds``: hard bot in fixed-iteration mode (sampled worlds per decision) instead of a
     time budget. ``budget_s``: hard bot's time budget (None: the deployment default).
-    ``trust`` / ``pick``: the hard search's world weighting by the observed plays
-    (``search.play_weight``, ``search.hard_card``); ``HARD_TRUST`` / ``HARD_PICK`` by default,
-    0 and 1 give the original search (the arena's ``hard_v1``).
+    ``trust`` / ``steps`` / ``reply``: the hard search's levers (``search.hard_card``); None
+    takes ``HARD_TRUST`` / ``HARD_STEPS`` / ``HARD_REPLY``, 0 turns one off (all three off:
+    the arena's ``hard_v1``).
     """
 
     level: str
     noise: float = 0.0
     worlds: int | None = None
     budget_s: float | None = None
-    trust: float = -1.0  # -1: HARD_TRUST
-    pick: int = 0  # 0: HARD_PICK
+    trust: float | None = None
+    steps: int | None = None
+    reply: int | None = None
+    prune: float = 0.0
 
     def __post_init__(self) -> None:
         if self.level not in (*LEVELS, "random"):
             raise ValueError(f"unknown bot level {self.level!r} (one of {', '.join(LEVELS)})")
-        if not (self.trust == -1.0 or 0.0 <= self.trust < 1.0) or self.pick < 0:
-            raise ValueError("trust must be in [0, 1) and pick at least 1")
+        if self.trust is not None and not 0.0 <= self.trust < 1.0:
+            raise ValueError("trust must be in [0, 1)")
+        if (self.steps or 0) < 0 or (self.reply or 0) < 0:
+            raise ValueError("steps and reply must not be negative")
 
     def decide(self, view: SeatView, seed: int) -> Move:
         if not view.my_turn or view.phase not in _MOVING_PHASES:
@@ -141,9 +146,13 @@ class Policy:
         if level == "medium":
             return medium_card(position_of_view(view))
         budget = self.budget_s if self.budget_s is not None else hard_budget_s()
-        trust = self.trust if self.trust >= 0 else HARD_TRUST
-        pick = self.pick if self.pick > 0 else HARD_PICK
-        return hard_card(view, rng, budget, self.worlds, trust=trust, pick=pick)
+        return hard_card(
+            view, rng, budget, self.worlds,
+            trust=HARD_TRUST if self.trust is None else self.trust,
+            steps=HARD_STEPS if self.steps is None else self.steps,
+            reply=HARD_REPLY if self.reply is None else self.reply,
+            prune=self.prune,
+        )  # fmt: skip
 
 
 _MOVING_PHASES = (PHASE_CONTRACT, PHASE_PLAY, PHASE_REDEAL_OFFER, PHASE_ANNOUNCE)
@@ -160,4 +169,14 @@ def decide(view: SeatView, level: str, seed: int, budget_s: float | None = None)
     return Policy(level, budget_s=budget_s).decide(view, seed)
 
 
-__all__ = ["BOT_RULESETS", "DEFAULT_HARD_BUDGET_S", "LEVELS", "Policy", "decide", "hard_budget_s"]
+__all__ = [
+    "BOT_RULESETS",
+    "DEFAULT_HARD_BUDGET_S",
+    "HARD_REPLY",
+    "HARD_STEPS",
+    "HARD_TRUST",
+    "LEVELS",
+    "Policy",
+    "decide",
+    "hard_budget_s",
+]

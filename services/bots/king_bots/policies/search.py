@@ -1,11 +1,17 @@
 """Simulation: medium playouts, exact endgame search, and the hard bot's determinized search.
 
 The hard bot is Perfect Information Monte Carlo: it samples hidden hands consistent with its
-view (``knowledge.sample_hands``), and for each sampled world plays every candidate move out to
-the end of the hand with the medium policy for all four seats; the move with the best average
-outcome is played. With three or fewer cards in hand it solves each world exactly (max-n: every
-seat maximises its own points). The worlds can be weighted by how likely the other seats'
-plays of the hand were in them under the medium policy (``play_weight``; ``trust``/``pick``).
+view, and for each sampled world plays every candidate move out to the end of the hand with the
+medium policy for all four seats; the move with the best total is played. Its levers:
+
+* ``trust`` / ``steps``: the worlds come from a ``inference.WorldChain``, so they follow how
+  likely the other seats' plays of the hand were in them if each plays the medium policy's card
+  with probability ``trust`` (0: independent samples, ``knowledge.sample_hands``);
+* ``reply``: with this many cards or fewer in hand, a world's value for each candidate is our
+  best reply to the medium policy from there (every line of our cards tried, the others
+  playing medium); otherwise from ``EXACT_CARDS`` cards each world is solved max-n (every seat
+  maximises its own points with every card known), as the search did before the lever.
+
 Contract choice simulates every allowed contract (and trump suit) on the same sampled worlds
 and compares the declarer's score relative to the others.
 
@@ -22,11 +28,12 @@ decides the match.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
 
-from king_engine import ChooseContract, MatchState, SeatView, get_ruleset
+from king_engine import ChooseContract, MatchState, SeatView
 from king_engine.cards import CARD_SUIT
 from king_engine.contracts import TRUMP
 from king_engine.match import PHASE_ANNOUNCE, PHASE_PLAY, PHASE_REDEAL_OFFER
@@ -34,10 +41,21 @@ from king_engine.rulesets import HandRules
 from king_engine.simulate import state_from_view
 from king_engine.tricks import beats
 
-from .core import PENALTY, Position, cards, must_ruff, void_bits, voids_of_plays
+from .core import (
+    PENALTY,
+    Position,
+    cards,
+    must_ruff,
+    position_of_state,
+    void_bits,
+    voids_of_plays,
+)
 from .heuristic import medium_card
+from .inference import PlayModel, WorldChain
 from .knowledge import allowed_masks, sample_hands
 
+PRUNE_FROM = 16  # worlds before candidates are first compared (then at every doubling)
+BURN_IN = 4  # a world chain's first world comes after this many worlds' steps
 EXACT_CARDS = 3  # solve exactly when the mover holds this many cards or fewer
 # What the King feat is worth in a simulation beyond its hand's points: it wins the match at
 # once (traditional §4), so it outweighs about any lead a seat builds in the other 19 hands.
@@ -196,6 +214,35 @@ def _exact_values(state: MatchState, moves: list[int], seat: int) -> list[int]:
     return values
 
 
+def _best_reply(state: MatchState, seat: int) -> float:
+    """``seat``'s result of the hand with its best cards from here while the other seats play
+    the medium policy (their cards known: one world)."""
+    play = state.play_card
+    while state.phase == PHASE_PLAY and state.turn != seat:
+        play(medium_card(position_of_state(state)))
+    if state.phase != PHASE_PLAY:
+        return hand_result(state)[seat]
+    best = -1e18
+    for card in cards(state.legal_card_mask()):
+        st = state.copy()
+        st.play_card(card)
+        value = _best_reply(st, seat)
+        if value > best:
+            best = value
+    return best
+
+
+def _reply_values(state: MatchState, moves: list[int], seat: int) -> list[float]:
+    """For each candidate card, ``seat``'s result with its best cards afterwards against the
+    medium policy (the exact best reply to it in this world)."""
+    values = []
+    for card in moves:
+        st = state.copy()
+        st.play_card(card)
+        values.append(_best_reply(st, seat))
+    return values
+
+
 # --------------------------------------------------------------------------- the hard bot
 
 
@@ -248,75 +295,6 @@ def distinct_moves(view: SeatView) -> list[int]:
     return moves
 
 
-def play_weight(view: SeatView, hands: Sequence[int], trust: float) -> float:
-    """How likely the other seats' plays of this hand were in the world ``hands``, if each
-    seat plays the medium policy's card with probability ``trust`` and otherwise any legal
-    card at random (relative weight; 1.0 when nothing was observed).
-
-    The world's hands are rewound to the start of the hand (each seat's remaining cards plus
-    those it played) and the plays replayed in order; a forced play says nothing."""
-    contract = view.contract
-    trump = view.trump
-    rules = get_ruleset(view.ruleset).hand_rules(contract, trump)
-    me = view.seat
-    held = list(hands)
-    for trick in view.tricks:
-        for seat, card in trick.plays:
-            held[seat] |= 1 << card
-    koz = contract == TRUMP
-    ruff = must_ruff(rules) if koz else False
-    weight = 1.0
-    voids = 0
-    earlier = 0
-    for trick_no, trick in enumerate(view.tricks):
-        led = best = -1
-        mask = 0
-        for count, (seat, card) in enumerate(trick.plays):
-            hand = held[seat]
-            if seat != me:
-                legal = rules.legal(hand, led, mask, earlier, trick_no)
-                if not legal >> card & 1:
-                    return 0.0
-                if legal & (legal - 1):
-                    chance = (1.0 - trust) / legal.bit_count()
-                    pos = Position(
-                        hand, legal, contract, trump, count, led, best, mask, earlier,
-                        trick_no, seat, voids,
-                    )  # fmt: skip
-                    weight *= chance + trust if medium_card(pos) == card else chance
-            held[seat] = hand ^ (1 << card)
-            if koz and count:
-                voids |= void_bits(seat, card, led, trump, trick_no, ruff)
-            if count == 0:
-                led, best = CARD_SUIT[card], card
-            elif beats(card, best, trump):
-                best = card
-            mask |= 1 << card
-        earlier |= mask
-    return weight
-
-
-def _pick_world(
-    view: SeatView, rng: random.Random, allowed: list[int], trust: float, pick: int
-) -> tuple[list[int], float]:
-    """A sampled world and its weight: with ``pick`` > 1, one of ``pick`` sampled worlds drawn
-    in proportion to ``play_weight`` (weight 1: the draw did the weighting)."""
-    if pick <= 1:
-        hands = sample_hands(view, rng, allowed)
-        return hands, play_weight(view, hands, trust) if trust else 1.0
-    worlds = [sample_hands(view, rng, allowed) for _ in range(pick)]
-    weights = [play_weight(view, hands, trust) for hands in worlds]
-    total = sum(weights)
-    if total <= 0:
-        return worlds[0], 1.0
-    draw = rng.random() * total
-    for hands, weight in zip(worlds, weights, strict=True):
-        draw -= weight
-        if draw < 0:
-            return hands, 1.0
-    return worlds[-1], 1.0
-
-
 def hard_card(
     view: SeatView,
     rng: random.Random,
@@ -324,49 +302,83 @@ def hard_card(
     worlds: int | None,
     *,
     trust: float = 0.0,
-    pick: int = 1,
+    steps: int = 0,
+    reply: int = 0,
+    prune: float = 0.0,
     known: Sequence[int] | None = None,
 ) -> int:
-    """The hard bot's card: the move with the best (weighted) total over sampled worlds.
+    """The hard bot's card: the move with the best total over sampled worlds.
 
-    ``trust`` > 0 weights each world by ``play_weight``; ``pick`` > 1 draws each world from
-    that many samples by weight. ``known``: the true hands (the arena's ceiling), used as the
-    only world. Both levers off (``trust=0``, ``pick=1``) is the original search."""
+    ``trust`` and ``steps`` > 0 draw the worlds from a ``WorldChain`` (``steps`` swaps between
+    two worlds); ``reply`` > 0 values the worlds with that many cards or fewer in hand by our
+    best reply to the medium policy (see the module). ``known``: the true hands (the arena's
+    ceiling), used as the only world. Every lever off (0) is the original search."""
     moves = distinct_moves(view)
     if len(moves) == 1:
         return moves[0]
     seat = view.seat
     allowed = allowed_masks(view)
-    exact = view.hand.bit_count() <= EXACT_CARDS
+    held = view.hand.bit_count()
+    replying = held <= reply
+    exact = held <= EXACT_CARDS and not replying
     if known is not None:
         worlds = 1  # every world would be the same deal, and the playouts are deterministic
-    elif exact and worlds is not None:
+    elif (exact or replying) and worlds is not None:
         worlds = min(worlds * 2, 64)
-    if not any(s != seat for trick in view.tricks for s, _ in trick.plays):
-        trust, pick = 0.0, 1  # no play of another seat to weigh a world by
+    chain = None
+    observed = any(s != seat for trick in view.tricks for s, _ in trick.plays)
+    if known is None and trust and steps and observed:
+        chain = WorldChain(view, rng, allowed, PlayModel(view, trust))
+        chain.next(steps * BURN_IN)
     budget = Budget(budget_s, worlds)
-    totals = [0.0] * len(moves)
+    # Each candidate still in the running and its value in every world so far.
+    values: dict[int, list[float]] = {i: [] for i in range(len(moves))}
+    checkpoint = PRUNE_FROM
     while budget.more():
-        weight = 1.0
         if known is not None:
             hands = list(known)
-        elif trust or pick > 1:
-            hands, weight = _pick_world(view, rng, allowed, trust, pick)
+        elif chain is not None:
+            hands = chain.next(steps)
         else:
             hands = sample_hands(view, rng, allowed)
         base = sim_state(view, hands)
-        if exact:
-            for i, value in enumerate(_exact_values(base, moves, seat)):
-                totals[i] += value * weight
+        alive = list(values)
+        cands = [moves[i] for i in alive]
+        if replying:
+            scores = _reply_values(base, cands, seat)
+        elif exact:
+            scores = [float(v) for v in _exact_values(base, cands, seat)]
         else:
-            for i, card in enumerate(moves):
+            scores = []
+            for card in cands:
                 st = base.copy()
                 st.play_card(card)
                 playout(st)
-                totals[i] += hand_result(st)[seat] * weight
+                scores.append(float(hand_result(st)[seat]))
+        for i, score in zip(alive, scores, strict=True):
+            values[i].append(score)
         budget.done += 1
-    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        if prune and budget.done == checkpoint and len(values) > 1:
+            values = {i: values[i] for i in _still_in(values, prune)}
+            checkpoint *= 2
+    best = max(values, key=lambda i: (sum(values[i]), -i))
     return moves[best]
+
+
+def _still_in(values: dict[int, list[float]], z: float) -> list[int]:
+    """The candidates not shown worse than the leader: a candidate is dropped when, over the
+    same worlds, its mean shortfall from the leader exceeds ``z`` standard errors."""
+    n = len(values[next(iter(values))])
+    leader = max(values, key=lambda i: (sum(values[i]), -i))
+    top = values[leader]
+    keep = []
+    for i, row in values.items():
+        diffs = [a - b for a, b in zip(top, row, strict=True)]
+        mean = sum(diffs) / n
+        spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if i == leader or mean <= z * math.sqrt(spread / n):
+            keep.append(i)
+    return keep
 
 
 def evaluate_contracts(
