@@ -125,8 +125,6 @@ def parse_policy(spec: str) -> Seat:
             kwargs["steps"] = int(value)
         elif key == "reply":
             kwargs["reply"] = int(value)
-        elif key == "prune":
-            kwargs["prune"] = float(value)
         else:
             raise ValueError(f"unknown policy option {key!r} in {spec!r}")
     if level == "omniscient":

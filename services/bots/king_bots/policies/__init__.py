@@ -92,7 +92,6 @@ class Policy:
     trust: float | None = None
     steps: int | None = None
     reply: int | None = None
-    prune: float = 0.0
 
     def __post_init__(self) -> None:
         if self.level not in (*LEVELS, "random"):
@@ -151,7 +150,6 @@ class Policy:
             trust=HARD_TRUST if self.trust is None else self.trust,
             steps=HARD_STEPS if self.steps is None else self.steps,
             reply=HARD_REPLY if self.reply is None else self.reply,
-            prune=self.prune,
         )  # fmt: skip
 
 

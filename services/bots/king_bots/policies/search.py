@@ -28,7 +28,6 @@ decides the match.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Sequence
@@ -54,7 +53,6 @@ from .heuristic import medium_card
 from .inference import PlayModel, WorldChain
 from .knowledge import allowed_masks, sample_hands
 
-PRUNE_FROM = 16  # worlds before candidates are first compared (then at every doubling)
 BURN_IN = 4  # a world chain's first world comes after this many worlds' steps
 EXACT_CARDS = 3  # solve exactly when the mover holds this many cards or fewer
 # What the King feat is worth in a simulation beyond its hand's points: it wins the match at
@@ -304,7 +302,6 @@ def hard_card(
     trust: float = 0.0,
     steps: int = 0,
     reply: int = 0,
-    prune: float = 0.0,
     known: Sequence[int] | None = None,
 ) -> int:
     """The hard bot's card: the move with the best total over sampled worlds.
@@ -331,9 +328,7 @@ def hard_card(
         chain = WorldChain(view, rng, allowed, PlayModel(view, trust))
         chain.next(steps * BURN_IN)
     budget = Budget(budget_s, worlds)
-    # Each candidate still in the running and its value in every world so far.
-    values: dict[int, list[float]] = {i: [] for i in range(len(moves))}
-    checkpoint = PRUNE_FROM
+    totals = [0.0] * len(moves)
     while budget.more():
         if known is not None:
             hands = list(known)
@@ -342,43 +337,22 @@ def hard_card(
         else:
             hands = sample_hands(view, rng, allowed)
         base = sim_state(view, hands)
-        alive = list(values)
-        cands = [moves[i] for i in alive]
         if replying:
-            scores = _reply_values(base, cands, seat)
+            scores: Sequence[float] = _reply_values(base, moves, seat)
         elif exact:
-            scores = [float(v) for v in _exact_values(base, cands, seat)]
+            scores = _exact_values(base, moves, seat)
         else:
             scores = []
-            for card in cands:
+            for card in moves:
                 st = base.copy()
                 st.play_card(card)
                 playout(st)
-                scores.append(float(hand_result(st)[seat]))
-        for i, score in zip(alive, scores, strict=True):
-            values[i].append(score)
+                scores.append(hand_result(st)[seat])
+        for i, score in enumerate(scores):
+            totals[i] += score
         budget.done += 1
-        if prune and budget.done == checkpoint and len(values) > 1:
-            values = {i: values[i] for i in _still_in(values, prune)}
-            checkpoint *= 2
-    best = max(values, key=lambda i: (sum(values[i]), -i))
+    best = max(range(len(moves)), key=lambda i: (totals[i], -i))
     return moves[best]
-
-
-def _still_in(values: dict[int, list[float]], z: float) -> list[int]:
-    """The candidates not shown worse than the leader: a candidate is dropped when, over the
-    same worlds, its mean shortfall from the leader exceeds ``z`` standard errors."""
-    n = len(values[next(iter(values))])
-    leader = max(values, key=lambda i: (sum(values[i]), -i))
-    top = values[leader]
-    keep = []
-    for i, row in values.items():
-        diffs = [a - b for a, b in zip(top, row, strict=True)]
-        mean = sum(diffs) / n
-        spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if i == leader or mean <= z * math.sqrt(spread / n):
-            keep.append(i)
-    return keep
 
 
 def evaluate_contracts(
