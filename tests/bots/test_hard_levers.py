@@ -185,7 +185,7 @@ def _played_positions(ruleset: str, count: int, seed: int) -> list[MatchState]:
     return out
 
 
-@pytest.mark.parametrize("ruleset", ["standard", "classic20"])
+@pytest.mark.parametrize("ruleset", ["standard", "classic20", "traditional"])
 def test_the_seat_by_seat_weight_is_the_replayed_hands_weight(ruleset: str) -> None:
     """The chain's weight of a world (the three seats' weights) is the plain replay's, for the
     true world and for sampled ones, whatever the trust."""
