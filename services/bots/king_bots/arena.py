@@ -25,11 +25,12 @@ first) and the duplicate difference against the all-baseline match.
 
 Policy specs: ``easy``, ``medium``, ``hard``, ``random``, with options after a colon:
 ``medium:noise=0.2`` (random card 20 % of the time), ``hard:worlds=16`` (fixed iterations,
-deterministic), ``hard:budget=0.55`` (time budget in seconds), ``hard:trust=0.5,pick=3`` (the
-search's world weighting, see ``Policy``). Two arena-only specs:
+deterministic), ``hard:budget=0.55`` (time budget in seconds), ``hard:trust=0.99,steps=10,reply=3``
+(the hard search's levers, see ``Policy``). Two arena-only specs:
 
-* ``hard_v1`` — the hard bot with the world weighting off: the search as it was before it
-  (the baseline that every change to the hard bot is measured against); takes the same options;
+* ``hard_v1`` — the hard bot with its levers off (``trust=0,steps=0,reply=0``): the search as
+  it was before them, the baseline every change to the hard bot is measured against; takes
+  the other options (``worlds``, ``budget``);
 * ``omniscient`` — the ceiling: the hard search fed the true hands of the other seats as its
   only world (the arena has the full state), which no fair bot can be. Tables, the API and the
   bot jobs cannot reach it: it is no ``Policy`` level, it needs the full deal to move.
