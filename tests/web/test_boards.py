@@ -18,6 +18,7 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from king_message import RATED_RULESETS, FinishedMatch, SeatResult, format_utc
+from king_rating import weekly
 from king_rating.app import create_app
 from king_rating.config import Settings
 from king_rating.migrate import migrate
@@ -72,10 +73,13 @@ def rating_server(database_url: str, redis_url: str) -> Iterator[LiveServer]:
     migrate(url)
     store = Store(url, min_size=1, max_size=4)
     now = datetime.now(UTC)
+    # Every match ends inside the board's current week, however soon after its start the
+    # test runs: a step of a minute, shrunk so that 80 steps fit since the week began.
+    step = min(timedelta(minutes=1), (now - weekly.week_of(now).starts_at) / 100)
     for index in range(16):
-        store.ingest(finished_match(now - timedelta(minutes=5 * (16 - index)), index))
+        store.ingest(finished_match(now - step * 5 * (16 - index), index))
     for index in range(5):
-        ended = now - timedelta(minutes=3 * (5 - index))
+        ended = now - step * 3 * (5 - index)
         store.ingest(finished_match(ended, 0, ruleset="classic20"))
     app = create_app(Settings(database_url=url, redis_url=redis_url), store=store)
     server = LiveServer(app)
