@@ -105,19 +105,12 @@ class WorldChain:
         self.others = [s for s in range(4) if s != view.seat]
         self.hands = sample_hands(view, rng, allowed)
         self.weights = {s: model.seat_weight(s, self.hands[s]) for s in self.others}
-        self.view = view
 
     def next(self, steps: int) -> list[int]:
-        rng, allowed, model, hands, weights = (
-            self.rng,
-            self.allowed,
-            self.model,
-            self.hands,
-            self.weights,
-        )
-        others = self.others
+        rng, allowed, model = self.rng, self.allowed, self.model
+        hands, weights = self.hands, self.weights
         for _ in range(steps):
-            a, b = rng.sample(others, 2)
+            a, b = rng.sample(self.others, 2)
             give = hands[a] & allowed[b]
             take = hands[b] & allowed[a]
             if not give or not take:
