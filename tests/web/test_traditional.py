@@ -187,13 +187,16 @@ def test_redeal_round_and_cikar_batar(
             )
         assert page.js_errors == []
 
-        # The engine plays the rest; the page shows the standings with çıkar / batar.
+        # The engine plays the rest; the page shows the standings with çıkar / batar. The
+        # deals after the first come from the match key (the browser's seed is random), so the
+        # rest may end on the King feat (§4) instead of being played out: both show çıkar / batar.
         advance(game, match_id, lambda s: s.is_over)
         page.reload()
         page.wait_for_selector("#standings")
         state = state_of(game, match_id)
         result = state.result()
-        assert result["end_reason"] == "played_out"
+        assert result["end_reason"] in ("played_out", "king")
+        king = result["end_reason"] == "king"
         for seat, outcome in enumerate(result["outcome"]):
             row = page.locator(f'#standings li[data-seat="{seat}"]')
             assert row.get_attribute("data-outcome") == outcome
@@ -201,7 +204,7 @@ def test_redeal_round_and_cikar_batar(
             if lang == "tr":
                 word = {"cikar": "çıkar", "batar": "batar"}[outcome]
             assert word in row.inner_text()
-        assert page.locator("#king-banner").count() == 0
+        assert page.locator("#king-banner").count() == int(king)
         assert horizontal_overflow(page) == []
         shot(page, artifacts, f"traditional-standings-{tag}.png", full=True)
 
