@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import secrets
+import time
 import uuid
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from redis import Redis
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
+from rq.serializers import JSONSerializer
+
+from king_message import job_id_for
 
 CARD_CODES = frozenset(r + s for r in "23456789TJQKA" for s in "CDHS")
 
@@ -148,3 +155,17 @@ def client_at(app: Flask, address: str | None = None) -> FlaskClient:
     address = address or ".".join(["10"] + [str(secrets.randbelow(250) + 1) for _ in range(3)])
     client.environ_base["REMOTE_ADDR"] = address
     return client
+
+
+def finished_match_job(redis: Redis, match_id: str, within_s: float = 10.0) -> Job:
+    """The finished-match job on the ratings queue, waited for: the process that committed the
+    last move enqueues it just after its commit, and when a bot played that move, the bot
+    worker does so a moment after a client already sees the match over."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            return Job.fetch(job_id_for(match_id), connection=redis, serializer=JSONSerializer)
+        except NoSuchJobError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)

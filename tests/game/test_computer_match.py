@@ -7,13 +7,11 @@ import json
 import time
 
 import pytest
-from rq.job import Job
-from rq.serializers import JSONSerializer
 
-from king_message import FinishedMatch, job_id_for
+from king_message import FinishedMatch
 
 from . import verifier
-from .helpers import assert_view_shows_only_my_cards, choose_move, signup
+from .helpers import assert_view_shows_only_my_cards, choose_move, finished_match_job, signup
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -73,7 +71,7 @@ def test_a_computer_match_is_played_to_the_end(client, app, bot_worker, sweeper)
     message = store.finished_message(match_id)
     assert message is not None and message.mode == "computer" and not message.ranked
     assert store.redis.ttl(store.keys.finished(match_id)) >= 7 * 24 * 3600
-    job = Job.fetch(job_id_for(match_id), connection=store.redis, serializer=JSONSerializer)
+    job = finished_match_job(store.redis, match_id)
     assert job.func_name == "king_rating.jobs.ingest_finished_match"
     queued = FinishedMatch.from_json(job.args[0])
     assert queued == message

@@ -6,16 +6,13 @@ from __future__ import annotations
 import time
 
 import pytest
-from rq.job import Job
-from rq.serializers import JSONSerializer
-
-from king_message import job_id_for
 
 from . import verifier
 from .helpers import (
     assert_view_shows_only_my_cards,
     choose_move,
     create_live_table,
+    finished_match_job,
     seat_the_others,
     signup,
 )
@@ -88,7 +85,7 @@ def test_live_match_with_a_timeout_forfeit_and_a_bot_takeover(client, app, bot_w
     assert message.outcome == "forfeit"
     quit_seat = message.players[quitter]
     assert quit_seat.forfeited and quit_seat.forfeit_order == 1 and quit_seat.place == 4
-    job = Job.fetch(job_id_for(match_id), connection=store.redis, serializer=JSONSerializer)
+    job = finished_match_job(store.redis, match_id)
     assert job.origin == "ratings"
     transcript = client.get(f"/v1/matches/{match_id}/fairness").get_json()
     verifier.verify(transcript, table["server_commit"], my_seat=1, my_seed=players[1]["seed"])
