@@ -31,11 +31,6 @@ from .test_oracle_traditional import (
     suit_deal,
 )
 
-pytestmark = pytest.mark.skipif(
-    "traditional" not in king_engine.RULESETS,
-    reason="the engine has no `traditional` ruleset yet",
-)
-
 OPTION_SETS = [
     {"first_four_penalties": ffp, "king_feat": feat, "max_redeals_per_hand": cap}
     for ffp in (True, False)

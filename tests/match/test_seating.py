@@ -209,16 +209,6 @@ def test_a_table_setting_not_offered_is_refused(settings: dict[str, Any], field:
     assert error.details == {"field": field}
 
 
-def test_a_ruleset_the_engine_knows_but_the_platform_does_not_serve_is_refused() -> None:
-    assert set(SERVED_RULESETS) <= set(RULESETS)
-    unserved = [name for name in RULESETS if name not in SERVED_RULESETS]
-    if not unserved:
-        pytest.skip("every ruleset of the engine is served")
-    for name in unserved:
-        error = refused("bad_table", table, ruleset=name, hands=RULESETS[name].lengths[0])
-        assert error.details == {"field": "ruleset"}
-
-
 def test_the_lengths_of_the_rules_are_offered() -> None:
     for hands in (8, 12, 20):
         assert table(hands=hands).hands == hands
