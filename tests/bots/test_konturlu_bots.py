@@ -3,6 +3,7 @@ the heuristics' key decisions."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -36,32 +37,65 @@ def _c(code: str) -> int:
 
 # ---------------------------------------------------------------------- whole matches
 
-
-@pytest.mark.parametrize(
-    ("index", "levels"),
-    [(1, ["easy", "medium", "hard", "medium"]), (2, ["hard", "easy", "medium", "easy"])],
+#: The hard bot with a small search: fewer simulated worlds for its calls and contracts and
+#: fewer sampled worlds per card (and Dürt card). The code paths are those of the full effort;
+#: only the counts are smaller (medium keeps its own effort).
+SMALL_HARD = bot.Effort(
+    call_worlds=4, contract_worlds=3, koz_suits=3, durt_ranks=4, card_worlds=3, call_margin=2.0
 )
-def test_every_level_answers_a_legal_move_in_every_phase(index: int, levels: list[str]) -> None:
-    seen: dict[str, set[str]] = {level: set() for level in levels}
+MIXED = ["easy", "medium", "hard", "medium"]
+
+
+def _small_hard(patch: pytest.MonkeyPatch) -> None:
+    patch.setattr(bot, "HARD", SMALL_HARD)
+    patch.setitem(bot.EFFORT, "hard", SMALL_HARD)
+
+
+@pytest.fixture
+def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hard bot's small search (``SMALL_HARD``) for one test."""
+    _small_hard(monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def mixed_match() -> tuple[KonturluState, dict[str, set[str]]]:
+    """One whole match (easy, medium, hard, medium; the hard seat on ``SMALL_HARD``), every
+    move checked to be one of the view's legal moves as it is made; the finished state and the
+    phases each level answered in. Shared by the tests that read a whole match."""
+    seen: dict[str, set[str]] = {level: set() for level in MIXED}
 
     def check(state: object, seat: int, text: str) -> None:
         assert isinstance(state, KonturluState)
         view = state.view(seat)
-        assert text in view["legal_moves"], (levels[seat], view["phase"], text)
-        seen[levels[seat]].add(view["phase"])
+        assert text in view["legal_moves"], (MIXED[seat], view["phase"], text)
+        seen[MIXED[seat]].add(view["phase"])
 
-    state = play_match("konturlu", index, levels, on_move=check)
+    with pytest.MonkeyPatch.context() as patch:
+        _small_hard(patch)
+        state = play_match("konturlu", 1, MIXED, on_move=check)
+    assert isinstance(state, KonturluState)
+    return state, seen
+
+
+def test_every_level_answers_a_legal_move_in_every_phase(
+    mixed_match: tuple[KonturluState, dict[str, set[str]]],
+) -> None:
+    """Every move of the match was legal (checked as it was made, ``mixed_match``); the match
+    ended and sums to 0; every level answered in every phase with a choice."""
+    state, seen = mixed_match
     assert state.is_over
     assert sum(state.totals) == 0
-    for level in levels:
+    for level in MIXED:
         # Every phase with a choice came up for every level (sür may be missing for a seat
         # nobody konturred, so it is checked over the levels together).
         assert PHASES - {"sur"} <= seen[level], (level, seen[level])
     assert any("sur" in phases for phases in seen.values())
 
 
-def _positions(index: int, count: int) -> list[KonturluState]:
-    """States at random points of a match played by medium bots, someone with a choice."""
+@functools.cache
+def _positions(index: int, count: int) -> tuple[KonturluState, ...]:
+    """States at random points of a match played by medium bots, someone with a choice
+    (computed once for the levels' tests, which only read them)."""
     rules = get_ruleset("konturlu")
     state = own_state(new_game("konturlu", 32, match_key("konturlu", 100 + index), None))
     assert isinstance(state, KonturluState)
@@ -77,11 +111,14 @@ def _positions(index: int, count: int) -> list[KonturluState]:
         text = decide_own(view, "medium", moves)
         state.apply(seat, rules.parse_move(text))
         moves += 1
-    return out
+    return tuple(out)
 
 
+@pytest.mark.usefixtures("small_budget")
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_the_move_is_a_function_of_view_level_and_seed(level: str) -> None:
+    """Asked twice about the same view with the same seed, a bot answers the same legal move
+    (hard on ``SMALL_HARD``: the answer does not depend on the effort's counts)."""
     for state in _positions(1, 25):
         seat = state.current_player
         assert seat is not None
@@ -105,9 +142,11 @@ def _shuffle_others(state: KonturluState, seat: int, rng: random.Random) -> Kont
     return other
 
 
+@pytest.mark.usefixtures("small_budget")
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_other_seats_cards_do_not_change_the_move(level: str) -> None:
-    """Same view ⇒ same move: the bots read nothing but the seat's view."""
+    """Same view ⇒ same move: the bots read nothing but the seat's view (hard on
+    ``SMALL_HARD``: what it reads does not depend on the effort's counts)."""
     rng = random.Random(3)
     for state in _positions(2, 25):
         seat = state.current_player
@@ -331,14 +370,22 @@ def test_hard_search_throws_the_king_of_hearts_away() -> None:
 # ---------------------------------------------------------------------- arena counting
 
 
-def test_the_arena_counts_challenges_from_the_sheet() -> None:
-    state = play_match("konturlu", 3, ["medium"] * 4)
-    stats = {"medium": CallStats()}
-    count_calls(state, ["medium"] * 4, stats)
-    made = stats["medium"]
-    assert made.hands == 128
-    assert made.won + made.lost + made.tied == made.konturs + made.surs
+def test_the_arena_counts_challenges_from_the_sheet(
+    mixed_match: tuple[KonturluState, dict[str, set[str]]],
+) -> None:
+    """The challenges of ``mixed_match``, counted per level from its sheet and deal log."""
+    state, _ = mixed_match
+    stats = {level: CallStats() for level in set(MIXED)}
+    count_calls(state, MIXED, stats)
+    # Each seat's hands go to its level: medium has two seats.
+    assert {level: made.hands for level, made in stats.items()} == {
+        "easy": 32, "medium": 64, "hard": 32,
+    }  # fmt: skip
+    for made in stats.values():
+        assert made.won + made.lost + made.tied == made.konturs + made.surs
+    surs = sum(made.surs for made in stats.values())
+    konturs = sum(made.konturs for made in stats.values())
     relations = [rel for row in state.sheet for rel in row["pairs"].values()]
     # Each sür call makes one "sur" pair; each related pair needs at least one kontur.
-    assert made.surs == relations.count("sur")
-    assert made.konturs >= len(relations) > 0
+    assert surs == relations.count("sur") > 0
+    assert konturs >= len(relations) > 0

@@ -17,6 +17,10 @@ from king_engine.simulate import state_from_view
 from .helpers import random_positions
 
 RULESETS = BOT_RULESETS
+# The hard bot with a small fixed search (2 worlds, 2 world-chain swaps a world): the code
+# paths of the full search (the world chain, the playouts, the endgame's best reply).
+# Legality, determinism and reading only the view do not depend on the search's size.
+SMALL_HARD = Policy("hard", worlds=2, steps=2)
 
 
 def assert_legal(view: SeatView, move: object) -> None:
@@ -33,7 +37,7 @@ def assert_legal(view: SeatView, move: object) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize(
     ("policy", "count"),
-    [(Policy("easy"), 2500), (Policy("medium"), 2500), (Policy("hard", worlds=2), 300)],
+    [(Policy("easy"), 2500), (Policy("medium"), 2500), (SMALL_HARD, 300)],
     ids=["easy", "medium", "hard"],
 )
 def test_always_legal(ruleset: str, policy: Policy, count: int) -> None:
@@ -55,7 +59,7 @@ def test_decide_entry_point_with_a_time_budget(ruleset: str) -> None:
 
 
 def test_deterministic_given_the_seed() -> None:
-    policies = [Policy("easy"), Policy("medium"), Policy("hard", worlds=3)]
+    policies = [Policy("easy"), Policy("medium"), SMALL_HARD]
     for n, state in enumerate(random_positions("standard", 150, seed=5)):
         view = view_for(state, state.turn)
         for policy in policies:
@@ -86,7 +90,7 @@ def test_policies_see_only_the_view() -> None:
     """Two states that differ only in the other seats' cards give the same view, and every
     policy answers the same in both: nothing but the view reaches it."""
     rng = random.Random(11)
-    policies = [Policy("easy"), Policy("medium"), Policy("hard", worlds=3)]
+    policies = [Policy("easy"), Policy("medium"), SMALL_HARD]
     checked = 0
     for n, state in enumerate(random_positions("standard", 120, seed=8)):
         seat = state.turn
@@ -109,7 +113,7 @@ def test_a_hand_built_view_is_enough() -> None:
         view = view_for(state, state.turn)
         rebuilt = SeatView(**{f.name: getattr(view, f.name) for f in dataclasses.fields(view)})
         for level in LEVELS:
-            assert_legal(rebuilt, Policy(level, worlds=2).decide(rebuilt, n))
+            assert_legal(rebuilt, Policy(level, worlds=2, steps=2).decide(rebuilt, n))
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

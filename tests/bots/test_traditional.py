@@ -30,7 +30,14 @@ from tests.engine.test_oracle_traditional import R2_DEAL, VECTOR_KEY, first_of, 
 
 from .helpers import random_options
 
-POLICIES = {"easy": Policy("easy"), "medium": Policy("medium"), "hard": Policy("hard", worlds=2)}
+# The hard bot with a small fixed search (2 worlds, 2 world-chain swaps a world): the code
+# paths of the full search, at a fraction of its cost. Its decisions asserted here (redeal
+# requests, announcements) do not depend on the search's size.
+POLICIES = {
+    "easy": Policy("easy"),
+    "medium": Policy("medium"),
+    "hard": Policy("hard", worlds=2, steps=2),
+}
 NO_FIRST_FOUR = {"first_four_penalties": False}
 ANNOUNCED = {"king_feat": "announced", "first_four_penalties": False}
 
