@@ -2,7 +2,7 @@
 
 Clock lengths come from RULES.md §1: a live move has 30 s plus a 2-minute reserve for the whole
 match; a move against the computer has 10 minutes and no reserve. Tests and the benchmark
-shorten them through the environment (``KING_LIVE_MOVE_MS`` ...).
+shorten them through the environment (``KING_LIVE_MOVE_MS`` ..., ``KING_BOT_CALL_ANSWER_MS``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ class ClockSettings:
     #: A bot seat that has not moved this long after its turn began gets a legal move from the
     #: clock sweeper instead, so a bot never loses on time (its jobs normally answer in ms).
     bot_fallback_ms: int = 5_000
+    #: A bot's answer in a redeal round leaves this long after its job started, whatever it
+    #: answers, so its speed does not tell whether its cards let it ask (RULES-traditional §8.2).
+    bot_call_answer_ms: int = 400
     #: Level of the automated player that takes over the seat of a live player who forfeited.
     takeover_level: str = "easy"
 
@@ -71,6 +74,7 @@ class MatchSettings:
             live_reserve_ms=int(source.get("KING_LIVE_RESERVE_MS", "120000")),
             computer_move_ms=int(source.get("KING_COMPUTER_MOVE_MS", "600000")),
             bot_fallback_ms=int(source.get("KING_BOT_FALLBACK_MS", "5000")),
+            bot_call_answer_ms=int(source.get("KING_BOT_CALL_ANSWER_MS", "400")),
             takeover_level=source.get("KING_TAKEOVER_LEVEL", "easy"),
         )
         return cls(

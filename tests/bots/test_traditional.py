@@ -219,9 +219,14 @@ def test_the_jobs_fallback_move_covers_the_calls() -> None:
 
 
 def test_a_bot_answers_a_redeal_round_after_the_same_wait_whatever_its_cards() -> None:
-    """§8.2: seat 1 may ask (lone A♥), seat 2 may not; both jobs wait until CALL_ANSWER_S after
-    they started, so the answer's timing tells nothing. Other moves do not wait."""
-    from king_bots.jobs import CALL_ANSWER_S, hold_answer
+    """§8.2: seat 1 may ask (lone A♥), seat 2 may not; both jobs wait until the production
+    setting's hold after they started, so the answer's timing tells nothing. Other moves do
+    not wait."""
+    from king_bots.jobs import hold_answer
+    from king_match import MatchSettings
+
+    hold_s = MatchSettings().clocks.bot_call_answer_ms / 1000
+    assert hold_s > 0.3, "long enough to cover a decision"
 
     state = deal_match(first_of(R2_DEAL), NO_FIRST_FOUR)
     state.apply(state.turn, parse_move("king_of_hearts"))
@@ -231,9 +236,11 @@ def test_a_bot_answers_a_redeal_round_after_the_same_wait_whatever_its_cards() -
     assert eligible.calls == ("redeal", "keep") and ineligible.calls == ("keep",)
     for view, spent in ((eligible, 0.05), (ineligible, 0.01), (ineligible, 0.3)):
         waits: list[float] = []
-        hold_answer(view, started=100.0, now=lambda spent=spent: 100.0 + spent, sleep=waits.append)
-        assert waits == [pytest.approx(CALL_ANSWER_S - spent)]
+        hold_answer(view, 100.0, hold_s, now=lambda spent=spent: 100.0 + spent, sleep=waits.append)
+        assert waits == [pytest.approx(hold_s - spent)]
     playing = deal_match(first_of(R2_DEAL), NO_FIRST_FOUR)
     waits = []
-    hold_answer(view_for(playing, playing.turn), 100.0, now=lambda: 100.0, sleep=waits.append)
+    hold_answer(
+        view_for(playing, playing.turn), 100.0, hold_s, now=lambda: 100.0, sleep=waits.append
+    )
     assert waits == []

@@ -74,6 +74,8 @@ def stack(e2e_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         extra_env={
             # Rate limits have their own tests; here four clients poll as fast as they can.
             "GAME_RATE_LIMITS": "off",
+            # The bots' 400 ms redeal-round answer (a fairness wait) is tested on its own.
+            "KING_BOT_CALL_ANSWER_MS": "20",
             "KING_LOG_LEVEL": "INFO",
         },
     )

@@ -34,6 +34,8 @@ CLOCK_ENV = {
     "KING_LIVE_RESERVE_MS": "2000",
     "KING_COMPUTER_MOVE_MS": "60000",
     "KING_BOT_FALLBACK_MS": "4000",
+    # A bot's redeal-round answer waits 400 ms in production; nothing here is about that wait.
+    "KING_BOT_CALL_ANSWER_MS": "20",
 }
 
 

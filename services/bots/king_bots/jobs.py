@@ -30,10 +30,6 @@ from king_match.rq_enqueuer import RQEnqueuer
 
 log = logging.getLogger(__name__)
 
-# A redeal-round answer leaves this long after its job started, eligible or not: how fast a bot
-# answers must not tell whether its cards let it ask (RULES-traditional §8.2).
-CALL_ANSWER_S = 0.4
-
 _store: MatchStore | None = None
 _lock = threading.Lock()
 
@@ -93,7 +89,7 @@ def play_turn(match_id: str, seat: int, version: int, level: str) -> dict[str, A
             "bot policy %s failed in match %s; playing a random legal move", level, match_id
         )
         move = _random_legal(view, seed)
-    hold_answer(view, job_started)
+    hold_answer(view, job_started, store.settings.clocks.bot_call_answer_ms / 1000)
     try:
         result = store.play(match_id, None, move, seat=seat, expected_version=version)
     except MatchError as exc:
@@ -149,12 +145,15 @@ def _play_own(
 def hold_answer(
     view: SeatView,
     started: float,
+    hold_s: float,
     now: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
 ) -> None:
-    """In a redeal round, wait until ``CALL_ANSWER_S`` after ``started``; other moves go at once."""
+    """In a redeal round, wait until ``hold_s`` after ``started`` (the setting
+    ``bot_call_answer_ms``: an answer's speed must not tell whether the bot's cards let it ask,
+    RULES-traditional §8.2); other moves go at once."""
     if view.phase == PHASE_REDEAL_OFFER:
-        sleep(max(0.0, CALL_ANSWER_S - (now() - started)))
+        sleep(max(0.0, hold_s - (now() - started)))
 
 
 def _random_legal(view: SeatView, seed: int) -> Move:
