@@ -15,7 +15,7 @@ import struct
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from king_engine import (
@@ -349,7 +349,6 @@ state_params = st.tuples(st.sampled_from(CONFIGS), st.integers(0, 2**63), st.int
 # ---------------------------------------------------------------- the view
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(params=state_params)
 def test_views_equal_the_reference(params: tuple[tuple[str, int], int, int]) -> None:
     (ruleset, length), seed, skip = params
@@ -378,7 +377,6 @@ def test_card_codes_reject_card_ids_over_51(mask: int) -> None:
 # ---------------------------------------------------------------- the serialised state
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(params=state_params)
 def test_decoding_equals_the_reference(params: tuple[tuple[str, int], int, int]) -> None:
     (ruleset, length), seed, skip = params
@@ -402,7 +400,6 @@ def hand_bytes(state: MatchState, plays: list[int], hands: list[int], turn: int)
     return bytes(data)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     params=state_params,
     cut=st.integers(0, 60),
@@ -443,7 +440,6 @@ def test_odd_plays_decode_as_the_reference(
         assert_same_state(got, want)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     params=state_params,
     edits=st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)), min_size=1, max_size=3),

@@ -14,7 +14,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from king_engine import (
@@ -137,7 +137,6 @@ def play_checked_match(ruleset: str, length: int, seed: int) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "length"), CONFIGS)
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63))
 def test_checked_matches_obey_the_rules(ruleset: str, length: int, seed: int) -> None:
     play_checked_match(ruleset, length, seed)
