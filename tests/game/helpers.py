@@ -169,3 +169,22 @@ def finished_match_job(redis: Redis, match_id: str, within_s: float = 10.0) -> J
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.02)
+
+
+class EventFollower:
+    """Long-polls a match's public events from where the last answer ended, so a scripted player
+    waiting for the bots sleeps in the service until something happens (``after=0`` would
+    answer at once with the whole log, every time)."""
+
+    def __init__(self, client: FlaskClient, match_id: str, player: dict[str, Any]) -> None:
+        self.client, self.match_id, self.player = client, match_id, player
+        self.after = 0
+
+    def wait(self, seconds: int = 1) -> str:
+        """The next page of events (its raw text), waiting up to ``seconds`` for one."""
+        answer = self.client.get(
+            f"/v1/matches/{self.match_id}/events?after={self.after}&wait={seconds}",
+            headers=self.player["headers"],
+        )
+        self.after = int(answer.get_json()["last_seq"])
+        return answer.get_data(as_text=True)

@@ -11,7 +11,13 @@ import pytest
 from king_message import FinishedMatch
 
 from . import verifier
-from .helpers import assert_view_shows_only_my_cards, choose_move, finished_match_job, signup
+from .helpers import (
+    EventFollower,
+    assert_view_shows_only_my_cards,
+    choose_move,
+    finished_match_job,
+    signup,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -35,6 +41,7 @@ def test_a_computer_match_is_played_to_the_end(client, app, bot_worker, sweeper)
     seen_text: list[str] = [created.get_data(as_text=True), seated.get_data(as_text=True)]
     deadline = time.monotonic() + 120
     moves = 0
+    events = EventFollower(client, match_id, me)
     while time.monotonic() < deadline:
         response = client.get(f"/v1/matches/{match_id}", headers=me["headers"])
         assert response.status_code == 200
@@ -44,10 +51,7 @@ def test_a_computer_match_is_played_to_the_end(client, app, bot_worker, sweeper)
         if body["status"] != "active":
             break
         if not body["my_turn"]:
-            events = client.get(
-                f"/v1/matches/{match_id}/events?after=0&wait=1", headers=me["headers"]
-            )
-            seen_text.append(events.get_data(as_text=True))
+            seen_text.append(events.wait())
             continue
         move = choose_move(body["view"], moves)
         played = client.post(

@@ -1,5 +1,5 @@
-"""``konturlu`` and ``international`` through HTTP: whole computer matches, every move through
-the one move endpoint, views that show only what the seat may see, the end's result and a
+"""``konturlu`` and ``international`` through HTTP: whole international computer matches and
+konturlu's first deals, every move through the one move endpoint, views that show only what the seat may see, the end's result and a
 transcript the verifier re-deals (the 32-card deck too)."""
 
 from __future__ import annotations
@@ -10,19 +10,23 @@ from typing import Any
 
 import pytest
 
-from tests.engine.konturlu.oracle import settle_scores
-
 from . import verifier
-from .helpers import CARD_CODES, cards_in, signup
+from .helpers import CARD_CODES, EventFollower, cards_in, signup
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def play_computer_match(
-    client: Any, ruleset: str, hands: int, options: dict[str, Any] | None, seed: int
+    client: Any,
+    ruleset: str,
+    hands: int,
+    options: dict[str, Any] | None,
+    seed: int,
+    resign_at_deal: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], list[tuple[int, set[str]]]]:
-    """Play a computer match as seat 0 with random legal moves; returns the last body, the
-    player and, for each view seen, (deal, the card codes it showed outside my cards)."""
+    """Play a computer match as seat 0 with random legal moves (resigning once the deal
+    ``resign_at_deal`` begins, if given); returns the last body, the player and, for each view
+    seen, (deal, the card codes it showed outside my cards)."""
     me = signup(client)
     body: dict[str, Any] = {"mode": "computer", "ruleset": ruleset, "hands": hands}
     if options:
@@ -39,19 +43,24 @@ def play_computer_match(
     shown: list[tuple[int, set[str]]] = []
     deadline = time.monotonic() + 400
     moves = 0
+    events = EventFollower(client, match_id, me)
     while time.monotonic() < deadline:
         current = client.get(f"/v1/matches/{match_id}", headers=me["headers"]).get_json()
         if current["status"] != "active":
             return current, me, shown
         view = current["view"]
         assert view["ruleset"] == ruleset
+        if resign_at_deal is not None and view["deal"] >= resign_at_deal:
+            resigned = client.post(f"/v1/matches/{match_id}/resign", json={}, headers=me["headers"])
+            assert resigned.status_code == 200, resigned.get_json()
+            continue
         # The opening draw and a redeal's shown card are public by the rules (konturlu §1.3,
         # §2.7); everything else outside my hand must have been played.
         hidden = ("my_cards", "legal_moves", "seat", "draw", "redeals")
         shown.append((view["deal"], cards_in({k: v for k, v in view.items() if k not in hidden})))
         if not current["my_turn"]:
             assert view.get("legal_moves", []) == []
-            client.get(f"/v1/matches/{match_id}/events?after=0&wait=1", headers=me["headers"])
+            events.wait()
             continue
         legal = view["legal_moves"]
         assert legal, view
@@ -76,7 +85,11 @@ def check_the_end(client: Any, final: dict[str, Any], me: dict[str, Any], shown:
     assert final["places"] == [1 + sum(t > totals[s] for t in totals) for s in range(4)]
     transcript = client.get(f"/v1/matches/{me['match_id']}/fairness").get_json()
     verifier.verify(transcript, me["commit"], my_seat=0, my_seed=me["seed"])
-    # Every card a view showed outside my hand was played in that deal, or was my own.
+    check_the_views(transcript, shown)
+
+
+def check_the_views(transcript: dict[str, Any], shown: list[tuple[int, set[str]]]) -> None:
+    """Every card a view showed outside my hand was played in that deal, or was my own."""
     seed_bytes = [bytes.fromhex(s) for s in transcript["client_seeds"]]
     key = verifier.match_key(
         transcript["match_id"], bytes.fromhex(transcript["server_seed"]), seed_bytes
@@ -103,20 +116,17 @@ def test_an_international_computer_match_is_played_to_the_end(client, bot_worker
     assert {entry["deck_size"] for entry in transcript["hands"]} == {deck}
 
 
-def test_a_konturlu_computer_match_is_played_to_the_end(client, bot_worker, sweeper):
-    final, me, shown = play_computer_match(client, "konturlu", 32, None, 7)
-    check_the_end(client, final, me, shown)
-    totals = final["view"]["totals"]
-    assert final["seat_outcomes"] == ["cikar" if t >= 0 else "batar" for t in totals]
-    assert final["end_reason"] == "played_out"
-    # Each hand is settled as the tests' own statement of §5 says, from the points the hand's
-    # row reports and its pair relation; the totals start at +122.
-    sheet = final["view"]["sheet"]
-    assert len(sheet) == 32
-    for row in sheet:
-        multipliers = {
-            frozenset(int(s) for s in pair.split("-")): 1 if rel == "kontur" else 2
-            for pair, rel in row["pairs"].items()
-        }
-        assert row["scores"] == settle_scores(row["contract"], row["points"], multipliers), row
-    assert [122 + sum(row["scores"][s] for row in sheet) for s in range(4)] == totals
+def test_konturlu_hands_through_the_move_endpoint_show_only_what_the_seat_may_see(
+    client, bot_worker, sweeper
+):
+    """The first deals of a konturlu computer match through HTTP (contracts, the call rounds,
+    tricks): every view shows only my cards and cards already played, and the aborted match's
+    transcript re-deals. A whole 32-hand match, its §5 settlements from +122 and çıkar /
+    batar are played in the browser (tests/web/test_konturlu.py) and by the engine's own tests
+    (tests/engine/konturlu)."""
+    final, me, shown = play_computer_match(client, "konturlu", 32, None, 7, resign_at_deal=4)
+    assert final["status"] == "aborted", final["status"]
+    assert {deal for deal, _ in shown} >= {0, 1, 2, 3}
+    transcript = client.get(f"/v1/matches/{me['match_id']}/fairness").get_json()
+    verifier.verify(transcript, me["commit"], my_seat=0, my_seed=me["seed"])
+    check_the_views(transcript, shown)

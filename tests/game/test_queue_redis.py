@@ -26,7 +26,7 @@ from king_message import RATINGS_QUEUE
 from king_rating.migrate import migrate as migrate_rating
 
 from .conftest import CLOCK_ENV, make_settings, own_redis_db
-from .helpers import choose_move, signup
+from .helpers import EventFollower, choose_move, signup
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -104,12 +104,13 @@ def test_bot_jobs_and_finished_matches_go_through_the_queue_redis(
         deadline = time.monotonic() + 120
         moves = 0
         body: dict = {}
+        events = EventFollower(client, match_id, me)
         while time.monotonic() < deadline:
             body = client.get(f"/v1/matches/{match_id}", headers=me["headers"]).get_json()
             if body["status"] != "active":
                 break
             if not body["my_turn"]:
-                client.get(f"/v1/matches/{match_id}/events?after=0&wait=1", headers=me["headers"])
+                events.wait()
                 continue
             move = choose_move(body["view"], moves)
             client.post(

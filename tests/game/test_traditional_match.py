@@ -10,6 +10,7 @@ import pytest
 
 from . import verifier
 from .helpers import (
+    EventFollower,
     assert_view_shows_only_my_cards,
     choose_move,
     signup,
@@ -41,6 +42,7 @@ def test_a_traditional_computer_match_is_played_to_the_end(client, app, bot_work
     calls_sent = 0
     deadline = time.monotonic() + 240
     moves = 0
+    events = EventFollower(client, match_id, me)
     while time.monotonic() < deadline:
         body = client.get(f"/v1/matches/{match_id}", headers=me["headers"]).get_json()
         assert_view_shows_only_my_cards(body)
@@ -48,7 +50,7 @@ def test_a_traditional_computer_match_is_played_to_the_end(client, app, bot_work
             break
         if not body["my_turn"]:
             assert body["view"]["legal_moves"] == []
-            client.get(f"/v1/matches/{match_id}/events?after=0&wait=1", headers=me["headers"])
+            events.wait()
             continue
         move = choose_move(body["view"], moves)
         calls_sent += move.get("move") in ("keep", "pass")
