@@ -6,6 +6,12 @@ root, in CI too) and skips the browser tests, saying why, only when that fails. 
 only the driver (``playwright install`` is never run): it starts that executable headless.
 
 Screenshots go to ``test-artifacts/web/`` (ignored by git) and are kept after the run.
+
+The browser tests share one real game service for the whole run (``game_server``): every test
+makes its own guests and tables, so nothing of one test is in another's way. Tests of the
+client alone use ``static_server`` (only the client's files) or the engine-backed stand-in
+(``stub_game.py``). The boards' tests share one real rating service the same way
+(``rating_server``, rating_service.py), each reading only its own players.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ import hypothesis  # noqa: F401  (see _settle_after_playwright)
 import pytest
 from flask import Flask
 
+from .live_game import game_service
+from .rating_service import rating_server  # noqa: F401  (the session's rating service)
 from .servers import REPO, LiveServer, load_web_blueprint
 
 CHROMIUM = "/usr/bin/chromium"
@@ -124,3 +132,12 @@ def static_server() -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def game_server(redis_url: str, database_url: str) -> Iterator[LiveServer]:
+    """The game service of every browser test: its app factory with the client, on this run's
+    Redis (a database of its own, so no other folder's bot worker takes its jobs) and Postgres,
+    with a real bot worker process and the clock sweeper."""
+    with game_service(redis_url, database_url, db=7, bots=True) as server:
+        yield server

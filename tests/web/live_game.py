@@ -46,6 +46,8 @@ def game_service(redis_url: str, database_url: str, *, db: int, bots: bool) -> I
         "DATABASE_URL": database_url,
         "KING_KEY_PREFIX": f"wl{uuid.uuid4().hex[:8]}:",
         "KING_COMPUTER_MOVE_MS": "600000",
+        # A bot's redeal-round answer waits 400 ms in production; no browser test is about it.
+        "KING_BOT_CALL_ANSWER_MS": "20",
     }
     settings = Settings(
         database_url=database_url,

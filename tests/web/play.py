@@ -6,9 +6,9 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-#: The table's "fast" pace (table-playback.js): tests that only need to get through a match
-#: set it before the page loads (``context.add_init_script(FAST_PACE_JS)``).
-FAST_PACE_JS = "localStorage.setItem('king.pace', 'fast')"
+from .pages import create_computer_table, sign_in_as_guest
+
+__all__ = ["create_computer_table", "sign_in_as_guest"]  # for the modules that import them here
 
 READY_JS = """() => {
   const table = document.querySelector('#table');
@@ -17,22 +17,6 @@ READY_JS = """() => {
   const moves = '#contract-picker button, #calls button, #hand.active .card.legal';
   return document.querySelector(moves) !== null;
 }"""
-
-
-def sign_in_as_guest(page: Any, base_url: str, name: str = "Deneme") -> None:
-    page.goto(base_url + "/")
-    page.fill("#guest-name", name)
-    page.click("#guest-button")
-    page.wait_for_selector("#create-form")
-
-
-def create_computer_table(page: Any, level: str = "easy", hands: int = 8) -> str:
-    page.select_option("#create-mode", f"computer:{level}")
-    page.select_option("#create-hands", str(hands))
-    page.select_option("#create-ruleset", "standard")
-    page.click("#create-button")
-    page.wait_for_selector("#table[data-version]")
-    return str(page.evaluate("location.hash.split('/')[2]"))
 
 
 READY_OR_SUMMARY_JS = (

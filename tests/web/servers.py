@@ -34,6 +34,7 @@ class LiveServer:
     """A WSGI app served on 127.0.0.1 by a background thread (stopped by ``stop``)."""
 
     def __init__(self, app: Flask) -> None:
+        self.app = app  # what it serves (a test may reach the app's objects in-process)
         self._server: BaseWSGIServer = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

@@ -1,5 +1,6 @@
 """The weekly board, the ladder and a profile's rating chart, read from the real rating service
-(its app on this run's Postgres and Redis) through the client's read-only proxy."""
+(the run's ``rating_server``, rating_service.py: its board players ``BOARD_PLAYERS``) through
+the client's read-only proxy."""
 
 from __future__ import annotations
 
@@ -7,128 +8,63 @@ import json
 import re
 import urllib.error
 import urllib.request
-import uuid
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
 
-from king_message import RATED_RULESETS, FinishedMatch, SeatResult, format_utc
-from king_rating import weekly
-from king_rating.app import create_app
-from king_rating.config import Settings
-from king_rating.migrate import migrate
-from king_rating.store import Store
+from king_message import RATED_RULESETS
 
+from .pages import DESKTOP, PHONE, new_page
 from .play import horizontal_overflow
+from .rating_service import RatingService, use_rating_service
 from .servers import LiveServer
 
 pytestmark = pytest.mark.integration
 
-PLAYERS = ("ayse", "burak", "cem", "deniz")
 STATIC = Path(__file__).resolve().parents[2] / "services/game/king_game/web/static"
-
-
-def finished_match(ended: datetime, rotation: int, ruleset: str = "standard") -> FinishedMatch:
-    order = PLAYERS[rotation % 4 :] + PLAYERS[: rotation % 4]
-    return FinishedMatch(
-        match_id=str(uuid.uuid4()),
-        mode="live",
-        ranked=True,
-        ruleset=ruleset,
-        hands=8,
-        players=tuple(
-            SeatResult(
-                seat=seat,
-                player_id=player,
-                name=player.title(),
-                is_bot=False,
-                total=100 - 10 * (seat + 1),
-                place=seat + 1,
-                forfeited=False,
-                forfeit_order=None,
-                left_at=None,
-            )
-            for seat, player in enumerate(order)
-        ),
-        started_at=format_utc(ended - timedelta(minutes=30)),
-        ended_at=format_utc(ended),
-        outcome="finished",
-        fairness={"spec": "KINGDEAL-v1"},
-    )
-
-
-@pytest.fixture(scope="module")
-def rating_server(database_url: str, redis_url: str) -> Iterator[LiveServer]:
-    """The rating app on a schema of its own with 16 rated matches of four players, and 5 of
-    them in classic20 (rated apart)."""
-    schema = f"web_rating_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_conninfo(database_url, options=f"-c search_path={schema}")
-    migrate(url)
-    store = Store(url, min_size=1, max_size=4)
-    now = datetime.now(UTC)
-    # Every match ends inside the board's current week, however soon after its start the
-    # test runs: a step of a minute, shrunk so that 80 steps fit since the week began.
-    step = min(timedelta(minutes=1), (now - weekly.week_of(now).starts_at) / 100)
-    for index in range(16):
-        store.ingest(finished_match(now - step * 5 * (16 - index), index))
-    for index in range(5):
-        ended = now - step * 3 * (5 - index)
-        store.ingest(finished_match(ended, 0, ruleset="classic20"))
-    app = create_app(Settings(database_url=url, redis_url=redis_url), store=store)
-    server = LiveServer(app)
-    try:
-        yield server
-    finally:
-        server.stop()
-        store.close()
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture
 def boards_page(
-    page: Any, static_server: LiveServer, rating_server: LiveServer, monkeypatch: Any
+    page: Any, static_server: LiveServer, rating_server: RatingService, monkeypatch: Any
 ) -> Any:
-    monkeypatch.setenv("KING_RATING_URL", rating_server.url)
-    monkeypatch.delenv("KING_RATING_PUBLIC_URL", raising=False)
+    use_rating_service(monkeypatch, rating_server)
     return page
 
 
-def test_weekly_board_lists_the_players(boards_page: Any, static_server: LiveServer) -> None:
-    boards_page.goto(static_server.url + "/#/weekly")
-    boards_page.wait_for_selector(".board-table tbody tr")
-    names = boards_page.locator(".board-table tbody td:nth-child(2)").all_inner_texts()
-    assert sorted(names) == ["Ayse", "Burak", "Cem", "Deniz"]
-
-
-def test_the_ruleset_picker_shows_another_rulesets_board(
+def test_the_boards_list_the_players_and_the_picker_shows_another_rulesets(
     boards_page: Any, static_server: LiveServer
 ) -> None:
-    boards_page.goto(static_server.url + "/#/weekly")
-    boards_page.wait_for_selector(".board-table tbody tr")
-    assert boards_page.locator("#ruleset-picker").input_value() == "standard"
-    matches = boards_page.locator(".board-table tbody td:nth-child(4)").all_inner_texts()
+    """The weekly board lists the four players (16 standard matches each); the picker shows
+    classic20's board (rated apart: 5 matches) and traditional's empty one; the ladder keeps
+    the choice and ranks the established players 1-4."""
+    page = boards_page
+    page.goto(static_server.url + "/#/weekly")
+    page.wait_for_selector(".board-table tbody tr")
+    names = page.locator(".board-table tbody td:nth-child(2)").all_inner_texts()
+    assert sorted(names) == ["Ayse", "Burak", "Cem", "Deniz"]
+    assert page.locator("#ruleset-picker").input_value() == "standard"
+    matches = page.locator(".board-table tbody td:nth-child(4)").all_inner_texts()
     assert matches == ["16"] * 4
-    boards_page.select_option("#ruleset-picker", "classic20")
-    boards_page.wait_for_function(
+    page.select_option("#ruleset-picker", "classic20")
+    page.wait_for_function(
         "document.querySelector('.board-table tbody td:nth-child(4)')?.textContent === '5'"
     )
-    names = boards_page.locator(".board-table tbody td:nth-child(2)").all_inner_texts()
+    names = page.locator(".board-table tbody td:nth-child(2)").all_inner_texts()
     assert names == ["Ayse", "Burak", "Cem", "Deniz"]  # always seated 0-3 in that match
     # Nobody has played traditional: its board is empty, and says how to get on it.
-    boards_page.select_option("#ruleset-picker", "traditional")
-    boards_page.wait_for_selector("#weekly-empty")
+    page.select_option("#ruleset-picker", "traditional")
+    page.wait_for_selector("#weekly-empty")
     # The ladder keeps the choice while the page is open.
-    boards_page.goto(static_server.url + "/#/ladder")
-    boards_page.wait_for_selector("#ladder-empty")
-    assert boards_page.locator("#ruleset-picker").input_value() == "traditional"
+    page.goto(static_server.url + "/#/ladder")
+    page.wait_for_selector("#ladder-empty")
+    assert page.locator("#ruleset-picker").input_value() == "traditional"
+    # Back to standard: the ladder ranks the established players.
+    page.select_option("#ruleset-picker", "standard")
+    page.wait_for_selector(".board-table tbody tr")
+    ranks = page.locator(".board-table tbody td:first-child").all_inner_texts()
+    assert ranks == ["1", "2", "3", "4"]
 
 
 def test_the_pickers_rulesets_are_the_rated_ones() -> None:
@@ -138,36 +74,24 @@ def test_the_pickers_rulesets_are_the_rated_ones() -> None:
     assert tuple(re.findall(r'"(\w+)"', listed[1])) == RATED_RULESETS
 
 
-def test_ladder_ranks_established_players(boards_page: Any, static_server: LiveServer) -> None:
-    boards_page.goto(static_server.url + "/#/ladder")
-    boards_page.wait_for_selector(".board-table tbody tr")
-    ranks = boards_page.locator(".board-table tbody td:first-child").all_inner_texts()
-    assert ranks == ["1", "2", "3", "4"]
-
-
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=lambda size: str(size[0]))
 def test_profile_draws_the_rating_history(
     browser: Any,
     static_server: LiveServer,
-    rating_server: LiveServer,
+    rating_server: RatingService,
     monkeypatch: Any,
     artifacts: Path,
-    width: int,
-    height: int,
+    size: tuple[int, int],
 ) -> None:
-    monkeypatch.setenv("KING_RATING_URL", rating_server.url)
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    try:
+    use_rating_service(monkeypatch, rating_server)
+    with new_page(browser, size=size) as page:
         page.goto(static_server.url + "/#/profile/ayse")
         page.wait_for_selector("#rating-chart")
         # 16 rated matches: the line has the starting rating plus one point per match.
         assert page.locator("#rating-chart circle").count() == 17
         assert page.inner_text("h1") == "Ayse"
         assert horizontal_overflow(page) == []
-        page.screenshot(path=str(artifacts / f"profile-{width}.png"), full_page=True)
-    finally:
-        context.close()
+        page.screenshot(path=str(artifacts / f"profile-{size[0]}.png"), full_page=True)
 
 
 def test_rating_proxy_refuses_other_paths(static_server: LiveServer) -> None:

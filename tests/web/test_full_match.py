@@ -1,126 +1,132 @@
 """End to end: a guest plays an 8-hand match against three easy bots in Chromium, through the
-real game service (its app factory on this run's Redis and Postgres, a real RQ bot worker
-process, the clock sweeper), then verifies the deck in the browser — and sees a transcript
-altered on its way fail, naming the hand."""
+real game service (the session's ``game_server``: app factory on this run's Redis and Postgres,
+a real RQ bot worker process, the clock sweeper), then verifies the deck in the browser — and
+sees a transcript altered on its way fail, naming the hand.
+
+This is the one whole standard match played in the page (at the ``instant`` pace, pressing
+Continue on each summary). Besides the standings it proves that every hand ends on its summary
+and that each summary's points and running totals are the score sheet's. That a summary closes
+itself, at each pace, is proven with Playwright's clock on the stand-in (test_table_play.py).
+Live tables, refusals and resigning are checked here on the real service too, with tables of
+their own.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
-import os
-import subprocess
-import sys
-import time
-import urllib.parse
 import urllib.request
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
-from .play import (
-    FAST_PACE_JS,
-    click_an_illegal_card,
+from .pages import (
+    DESKTOP,
+    PHONE,
     create_computer_table,
-    horizontal_overflow,
-    play_to_the_end,
+    new_page,
     sign_in_as_guest,
+    signed_in_page,
+    table_page,
+)
+from .play import (
+    click_an_illegal_card,
+    horizontal_overflow,
     wait_for_my_move,
     wait_for_my_move_pressing_on,
 )
-from .servers import LiveServer, load_web_blueprint
+from .servers import LiveServer
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
-ARTIFACTS_RESIGN = Path(__file__).resolve().parents[2] / "test-artifacts" / "web" / "resign.png"
 
-try:
-    from king_game.app import create_app
-    from king_game.config import Settings
-    from king_game.migrate import migrate
-    from king_match import MatchSettings, Sweeper
-except ImportError as missing:  # the game service is not installed in this environment
-    pytest.skip(f"the game service cannot be imported: {missing}", allow_module_level=True)
-
-
-def private_redis_db(url: str, db: int = 7) -> str:
-    """The same Redis server, another database: the bots' RQ queue is named ``bots`` in every
-    test folder, so a worker of another folder on database 0 must not take our jobs."""
-    parts = urllib.parse.urlsplit(url)
-    return urllib.parse.urlunsplit(parts._replace(path=f"/{db}"))
+# Keeps what every hand's summary said, once per hand, for as long as the page lives.
+SUMMARIES_JS = """
+window.__summaries = {};
+new MutationObserver(() => {
+  const box = document.querySelector('#hand-summary');
+  if (!box || window.__summaries[box.dataset.hand]) return;
+  window.__summaries[box.dataset.hand] = [...box.querySelectorAll('tbody tr')].map((r) => ({
+    seat: Number(r.dataset.seat),
+    points: Number(r.querySelector('.hp').textContent),
+    total: Number(r.querySelector('.tot').textContent),
+  }));
+}).observe(document, { childList: true, subtree: true });
+"""
 
 
-@pytest.fixture(scope="module")
-def game_env(redis_url: str, database_url: str) -> dict[str, str]:
-    migrate(database_url)
-    return {
-        "REDIS_URL": private_redis_db(redis_url),
-        "DATABASE_URL": database_url,
-        "KING_KEY_PREFIX": f"w{uuid.uuid4().hex[:8]}:",
-        "KING_COMPUTER_MOVE_MS": "600000",
-    }
+# What the table offers next, once it has caught up with a version other than ``prev``: a
+# summary to close, my move (the first contract or legal card), or the result.
+NEXT_JS = """prev => {
+  const table = document.querySelector('#table');
+  if (!table || !table.dataset.version) return false;
+  if (document.querySelector('#summary-continue')) return { kind: 'summary' };
+  if (table.dataset.version === prev) return false;
+  if (table.dataset.phase === 'over') {
+    return document.querySelector('#standings') ? { kind: 'over' } : false;
+  }
+  const version = table.dataset.version;
+  if (document.querySelector('#contract-picker button')) return { kind: 'contract', version };
+  if (document.querySelector('#hand.active .card.legal')) return { kind: 'card', version };
+  return false;
+}"""
+MOVES = {
+    "contract": "#contract-picker button >> nth=0",
+    "card": "#hand.active .card.legal >> nth=0",
+}
 
 
-@pytest.fixture(scope="module")
-def game_server(game_env: dict[str, str]) -> Iterator[LiveServer]:
-    """The game app with the web client's blueprint, a bot worker and the sweeper."""
-    settings = Settings(
-        database_url=game_env["DATABASE_URL"],
-        match=MatchSettings.from_env(game_env),
-        rate_limits_enabled=False,
-        longpoll_max_s=5,
-    )
-    app = create_app(settings)
-    if "web" not in app.blueprints:  # until the factory registers the client itself
-        app.register_blueprint(load_web_blueprint())
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "king_bots.worker"],
-        env={**os.environ, **game_env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    sweeper = Sweeper(app.extensions["king_game"].store, interval_s=0.2)
-    thread = sweeper.start_thread()
-    server = LiveServer(app)
-    try:
-        yield server
-    finally:
-        server.stop()
-        notifier = getattr(app.extensions["king_game"].store, "notifier", None)
-        if notifier is not None:  # its Pub/Sub thread would outlive the test Redis
-            notifier.stop()
-        sweeper.stop()
-        thread.join(timeout=5)
-        worker.terminate()
-        try:
-            worker.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+def play_by_clicks(page: Any, shots: Path, max_steps: int = 400) -> int:
+    """Click the first allowed contract or legal card until the match is over, closing each
+    hand's summary with Continue (play.py's ``play_to_the_end`` with fewer round trips to the
+    browser: the match is long). The number of moves made."""
+    moves, version = 0, None
+    for _step in range(max_steps):  # a move made or a summary closed
+        found = page.wait_for_function(NEXT_JS, arg=version, timeout=60_000).json_value()
+        if found["kind"] == "over":
+            return moves
+        if found["kind"] == "summary":
+            with contextlib.suppress(PlaywrightError):  # it may close itself meanwhile
+                page.click("#summary-continue", timeout=2_000)
+            continue
+        if moves in (20, 60):
+            page.screenshot(path=str(shots))
+        version = found["version"]
+        page.click(MOVES[found["kind"]])
+        moves += 1
+    raise AssertionError(f"the match did not end within {max_steps} steps ({moves} moves)")
 
 
 @pytest.fixture(scope="module")
 def played(browser: Any, game_server: LiveServer, artifacts: Path) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(30_000)
-    context.add_init_script(FAST_PACE_JS)  # test_table_full.py plays at the default pace
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    sign_in_as_guest(page, game_server.url, "Deneme")
-    page.match_id = create_computer_table(page, level="easy", hands=8)
-    started = time.monotonic()
-    page.moves = play_to_the_end(page, shots=artifacts / "table-1280.png")
-    page.seconds = time.monotonic() - started
-    page.screenshot(path=str(artifacts / "standings-1280.png"), full_page=True)
-    page.js_errors = errors
-    try:
+    """The whole match, played by clicks; the page stays open on the result."""
+    with table_page(
+        browser, game_server.url, level="easy", hands=8, timeout_ms=30_000,
+        init_script=SUMMARIES_JS,
+    ) as (page, match_id):  # fmt: skip
+        page.match_id = match_id
+        page.moves = play_by_clicks(page, artifacts / "table-1280.png")
+        page.screenshot(path=str(artifacts / "standings-1280.png"), full_page=True)
         yield page
-    finally:
-        context.close()
 
 
-def test_a_guest_plays_8_hands_against_easy_bots(played: Any) -> None:
+def fairness(server: LiveServer, match_id: str) -> Any:
+    with urllib.request.urlopen(f"{server.url}/v1/matches/{match_id}/fairness", timeout=10) as r:
+        return json.load(r)
+
+
+def test_a_guest_plays_8_hands_against_easy_bots(played: Any, game_server: LiveServer) -> None:
+    """Every move of seat 0 in the transcript (its two contracts, hands 0 and 4, and its
+    cards) was a click; the standings list the four seats and every hand shown was stored
+    for Verify deck."""
     assert played.js_errors == []
+    hands = fairness(game_server, played.match_id)["hands"]
+    assert [h["declarer"] for h in hands].count(0) == 2
+    mine = sum(1 for h in hands for seat, _ in h["plays"] if seat == 0)
+    assert played.moves == 2 + mine
     assert played.locator("#score-sheet tbody tr").count() == 8
     assert played.locator("#standings li").count() == 4
     record = played.evaluate(
@@ -128,6 +134,25 @@ def test_a_guest_plays_8_hands_against_easy_bots(played: Any) -> None:
     )
     assert record["seat"] == 0
     assert sorted(record["hands"], key=int) == [str(h) for h in range(8)]
+
+
+def test_every_hand_ends_on_a_summary_with_the_score_sheets_numbers(played: Any) -> None:
+    """Each of the 8 hands showed its summary; its points per seat are the score sheet's row
+    for the hand and its totals the sheet's running sums."""
+    rows = played.locator("#score-sheet tbody tr").evaluate_all(
+        "els => els.map((r) => [...r.querySelectorAll('td')].slice(2)"
+        ".map((td) => Number(td.textContent)))"
+    )
+    assert len(rows) == 8
+    summaries = played.evaluate("window.__summaries")
+    assert sorted(summaries, key=int) == [str(h) for h in range(8)], "a summary for every hand"
+    totals = list(
+        itertools.accumulate(rows, lambda a, b: [x + y for x, y in zip(a, b, strict=True)])
+    )
+    for hand in range(8):
+        shown = sorted(summaries[str(hand)], key=lambda r: r["seat"])
+        assert [r["points"] for r in shown] == rows[hand], hand
+        assert [r["total"] for r in shown] == totals[hand], hand
 
 
 def test_verify_deck_passes(played: Any, artifacts: Path) -> None:
@@ -142,9 +167,7 @@ def test_verify_deck_passes(played: Any, artifacts: Path) -> None:
 def test_an_altered_transcript_fails_naming_the_hand(
     played: Any, game_server: LiveServer, artifacts: Path
 ) -> None:
-    url = f"{game_server.url}/v1/matches/{played.match_id}/fairness"
-    with urllib.request.urlopen(url, timeout=10) as response:
-        altered = json.load(response)
+    altered = fairness(game_server, played.match_id)
     plays = altered["hands"][4]["plays"]  # hand 5
     a = next(i for i, (seat, _) in enumerate(plays) if seat == 1)
     b = next(i for i, (seat, _) in enumerate(plays) if seat == 3)
@@ -166,33 +189,25 @@ def test_an_altered_transcript_fails_naming_the_hand(
         played.unroute(pattern)
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390x844", "1280x800"])
 def test_the_real_table_has_no_horizontal_overflow(
-    browser: Any, game_server: LiveServer, artifacts: Path, width: int, height: int
+    browser: Any, game_server: LiveServer, artifacts: Path, size: tuple[int, int]
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(30_000)
-    page = context.new_page()
-    try:
-        sign_in_as_guest(page, game_server.url, "Telefon")
+    with signed_in_page(browser, game_server.url, name="Telefon", size=size) as page:
         assert horizontal_overflow(page) == []
         create_computer_table(page, level="easy", hands=8)
         page.wait_for_selector("#contract-picker button, #hand .card")
         assert horizontal_overflow(page) == []
-        page.screenshot(path=str(artifacts / f"table-{width}.png"), full_page=True)
-    finally:
-        context.close()
+        page.screenshot(path=str(artifacts / f"table-{size[0]}.png"), full_page=True)
 
 
 def test_a_live_table_fills_from_the_lobby(browser: Any, game_server: LiveServer) -> None:
     """Ayşe opens a live table; Burak sees it in the lobby and sits; Ayşe's page follows the
     match's events and shows him without a reload."""
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
-    try:
-        ayse, burak = (context.new_page() for context in contexts)
-        for page in (ayse, burak):
-            page.set_default_timeout(30_000)
-        sign_in_as_guest(ayse, game_server.url, "Ayşe")
+    with (
+        signed_in_page(browser, game_server.url, name="Ayşe", timeout_ms=30_000) as ayse,
+        new_page(browser, timeout_ms=30_000) as burak,
+    ):
         ayse.select_option("#create-mode", "live")
         ayse.click("#create-button")
         ayse.wait_for_selector("#table .seats")
@@ -213,49 +228,41 @@ def test_a_live_table_fills_from_the_lobby(browser: Any, game_server: LiveServer
         ayse.wait_for_function(
             "() => !document.querySelector('#table .seats').textContent.includes('Burak')"
         )
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def test_an_illegal_card_is_refused_with_the_services_reason(
-    page: Any, game_server: LiveServer
+    browser: Any, game_server: LiveServer
 ) -> None:
-    page.set_default_timeout(30_000)
-    page.context.add_init_script(FAST_PACE_JS)
-    sign_in_as_guest(page, game_server.url, "Kural")
-    create_computer_table(page, level="easy", hands=8)
-    for _ in range(60):  # play until a turn offers an illegal card (a suit to follow)
-        wait_for_my_move_pressing_on(page)
-        if page.locator("#hand.active .card.illegal").count():
-            break
+    with table_page(browser, game_server.url, name="Kural", timeout_ms=30_000) as (page, _):
+        for _ in range(60):  # play until a turn offers an illegal card (a suit to follow)
+            wait_for_my_move_pressing_on(page)
+            if page.locator("#hand.active .card.illegal").count():
+                break
+            version = page.get_attribute("#table", "data-version")
+            picker = page.locator("#contract-picker button")
+            (picker if picker.count() else page.locator("#hand.active .card.legal")).first.click()
+            page.wait_for_function(
+                "v => document.querySelector('#table').dataset.version !== v", arg=version
+            )
         version = page.get_attribute("#table", "data-version")
-        picker = page.locator("#contract-picker button")
-        (picker if picker.count() else page.locator("#hand.active .card.legal")).first.click()
-        page.wait_for_function(
-            "v => document.querySelector('#table').dataset.version !== v", arg=version
-        )
-    version = page.get_attribute("#table", "data-version")
-    click_an_illegal_card(page)  # the table never offers one
-    page.wait_for_selector("#toast:not([hidden])")
-    text = page.inner_text("#toast")
-    assert text.startswith("Refused:") and "(illegal_card)" in text, text
-    assert page.get_attribute("#table", "data-version") == version
+        click_an_illegal_card(page)  # the table never offers one
+        page.wait_for_selector("#toast:not([hidden])")
+        text = page.inner_text("#toast")
+        assert text.startswith("Refused:") and "(illegal_card)" in text, text
+        assert page.get_attribute("#table", "data-version") == version
 
 
 def test_resigning_ends_a_computer_match_and_its_deck_still_verifies(
-    page: Any, game_server: LiveServer
+    browser: Any, game_server: LiveServer, artifacts: Path
 ) -> None:
     """Against the computer a resignation aborts the match; the seeds are revealed all the
     same, and the hand that was under way re-deals as shown."""
-    page.set_default_timeout(30_000)
-    sign_in_as_guest(page, game_server.url, "Çekilen")
-    create_computer_table(page, level="easy", hands=8)
-    wait_for_my_move(page)
-    page.click("#resign")
-    page.click("#resign")  # the second click confirms
-    page.wait_for_selector("#verify-button")
-    page.click("#verify-button")
-    page.wait_for_selector("#verify-pass, #verify-fail, #verify-result .fail")
-    page.screenshot(path=str(ARTIFACTS_RESIGN), full_page=True)
-    assert page.locator("#verify-pass").count() == 1, page.inner_text("#verify-result")
+    with table_page(browser, game_server.url, name="Çekilen", timeout_ms=30_000) as (page, _):
+        wait_for_my_move(page)
+        page.click("#resign")
+        page.click("#resign")  # the second click confirms
+        page.wait_for_selector("#verify-button")
+        page.click("#verify-button")
+        page.wait_for_selector("#verify-pass, #verify-fail, #verify-result .fail")
+        page.screenshot(path=str(artifacts / "resign.png"), full_page=True)
+        assert page.locator("#verify-pass").count() == 1, page.inner_text("#verify-result")

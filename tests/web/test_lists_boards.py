@@ -1,67 +1,52 @@
-"""The boards when there is little on them, read from the real rating service through the
-client's proxy: three rated matches put nobody on the weekly board (5 needed) or the ladder
-(15 needed), and leave every rating provisional. Each page says what it is and how to get on
-it, and a profile explains its `?` and that computer matches are not rated."""
+"""The boards when there is little on them, read from the real rating service (the run's
+``rating_server``, rating_service.py) through the client's proxy: its sparse players have three
+rated matches of ``SPARSE_RULESET``, which nobody else plays there. Three matches put nobody
+on that ruleset's weekly board (5 needed) or ladder (15 needed), and leave every rating
+provisional. Each page says what it is and how to get on it, and a profile explains its `?`
+and that computer matches are not rated."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
 
-from king_rating.app import create_app
-from king_rating.config import Settings
-from king_rating.migrate import migrate
-from king_rating.store import Store
-
+from .pages import DESKTOP, PHONE, new_page
 from .play import horizontal_overflow
+from .rating_service import SPARSE_PLAYERS, SPARSE_RULESET, RatingService, use_rating_service
 from .servers import LiveServer
-from .test_boards import finished_match
 
 pytestmark = pytest.mark.integration
 
-
-@pytest.fixture(scope="module")
-def sparse_rating(database_url: str, redis_url: str) -> Iterator[tuple[LiveServer, list[str]]]:
-    """The rating app on a schema of its own holding three rated matches of four players."""
-    schema = f"web_sparse_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_conninfo(database_url, options=f"-c search_path={schema}")
-    migrate(url)
-    store = Store(url, min_size=1, max_size=4)
-    now = datetime.now(UTC)
-    matches = [finished_match(now - timedelta(minutes=10 * (3 - i)), i) for i in range(3)]
-    for match in matches:
-        store.ingest(match)
-    server = LiveServer(create_app(Settings(database_url=url, redis_url=redis_url), store=store))
-    try:
-        yield server, [m.match_id for m in matches]
-    finally:
-        server.stop()
-        store.close()
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+SPARSE = SPARSE_PLAYERS[0]
 
 
 @pytest.fixture
-def rating_url(sparse_rating: tuple[LiveServer, list[str]], monkeypatch: Any) -> list[str]:
-    monkeypatch.setenv("KING_RATING_URL", sparse_rating[0].url)
-    monkeypatch.delenv("KING_RATING_PUBLIC_URL", raising=False)
-    return sparse_rating[1]
+def sparse_matches(rating_server: RatingService, monkeypatch: Any) -> list[str]:
+    use_rating_service(monkeypatch, rating_server)
+    return rating_server.sparse_matches
+
+
+def sparse_ruleset_board(page: Any, base_url: str) -> None:
+    """The weekly board of the sparse players' ruleset (the picker's choice then holds for the
+    ladder and the profiles while the page stays open)."""
+    page.goto(base_url + "/#/weekly")
+    page.wait_for_selector("#ruleset-picker")
+    page.select_option("#ruleset-picker", SPARSE_RULESET)
+    page.wait_for_selector("#weekly-empty")
+
+
+def show(page: Any, route: str, ready: str) -> None:
+    """Another page of the client in the same document (the picker's choice is kept)."""
+    page.evaluate("route => { location.hash = route; }", route)
+    page.wait_for_selector(ready)
 
 
 def test_an_empty_weekly_board_says_how_to_get_on_it(
-    page: Any, static_server: LiveServer, rating_url: list[str]
+    page: Any, static_server: LiveServer, sparse_matches: list[str]
 ) -> None:
-    page.goto(static_server.url + "/#/weekly")
-    page.wait_for_selector("#weekly-empty")
+    sparse_ruleset_board(page, static_server.url)
     assert page.locator(".board-table").count() == 0, "no bare column headers"
     text = page.inner_text("#weekly-empty")
     assert "Nobody" in text and "5 rated matches" in text and "not rated" in text, text
@@ -69,9 +54,11 @@ def test_an_empty_weekly_board_says_how_to_get_on_it(
 
 
 def test_an_empty_ladder_says_how_to_get_on_it(
-    page: Any, static_server: LiveServer, rating_url: list[str]
+    page: Any, static_server: LiveServer, sparse_matches: list[str]
 ) -> None:
     page.goto(static_server.url + "/#/ladder")
+    page.wait_for_selector("#ruleset-picker")
+    page.select_option("#ruleset-picker", SPARSE_RULESET)
     page.wait_for_selector("#ladder-empty")
     assert page.locator(".board-table").count() == 0
     assert "15 rated matches" in page.inner_text("#ladder-empty")
@@ -79,10 +66,11 @@ def test_an_empty_ladder_says_how_to_get_on_it(
 
 
 def test_a_provisional_rating_is_explained(
-    page: Any, static_server: LiveServer, rating_url: list[str]
+    page: Any, static_server: LiveServer, sparse_matches: list[str]
 ) -> None:
-    page.goto(static_server.url + "/#/profile/ayse")
-    page.wait_for_selector("#rating-explained")
+    sparse_ruleset_board(page, static_server.url)
+    show(page, f"#/profile/{SPARSE}", "#rating-explained")
+    assert page.locator("#ruleset-picker").input_value() == SPARSE_RULESET
     assert page.inner_text("#rating").endswith("?")
     explained = page.inner_text("#rating-explained")
     assert "Provisional: 3 of 15 rated matches" in explained, explained
@@ -93,14 +81,14 @@ def test_a_provisional_rating_is_explained(
     links = page.locator("#profile-matches a.replay-link").evaluate_all(
         "links => links.map(a => a.getAttribute('href'))"
     )
-    assert sorted(links) == sorted(f"#/history/{m}" for m in rating_url)
+    assert sorted(links) == sorted(f"#/history/{m}" for m in sparse_matches)
     page.click("#lang")
     page.wait_for_selector("#rating-explained")
     assert "Geçici: 15 puanlı maçın 3 tanesi oynandı." in page.inner_text("#rating-explained")
 
 
 def test_a_player_without_matches_is_told_where_ratings_start(
-    page: Any, static_server: LiveServer, rating_url: list[str]
+    page: Any, static_server: LiveServer, sparse_matches: list[str]
 ) -> None:
     page.goto(static_server.url + "/#/profile/yeni-oyuncu")
     page.wait_for_selector("#rating-explained")
@@ -108,27 +96,23 @@ def test_a_player_without_matches_is_told_where_ratings_start(
     assert page.locator("#profile-matches .empty").count() == 1
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=lambda size: str(size[0]))
 def test_the_boards_fit(
     browser: Any,
     static_server: LiveServer,
-    rating_url: list[str],
+    sparse_matches: list[str],
     artifacts: Path,
-    width: int,
-    height: int,
+    size: tuple[int, int],
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    try:
+    width = size[0]
+    with new_page(browser, size=size) as page:
+        sparse_ruleset_board(page, static_server.url)
         for name, route, ready in (
             ("weekly", "#/weekly", "#weekly-empty"),
             ("ladder", "#/ladder", "#ladder-empty"),
-            ("profile", "#/profile/ayse", "#profile-matches .match-row"),
+            ("profile", f"#/profile/{SPARSE}", "#profile-matches .match-row"),
         ):
-            page.goto(f"{static_server.url}/{route}")
-            page.wait_for_selector(ready)
+            show(page, route, ready)
             assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), name
             assert horizontal_overflow(page) == [], name
             page.screenshot(path=str(artifacts / f"lists-{name}-{width}.png"), full_page=True)
-    finally:
-        context.close()

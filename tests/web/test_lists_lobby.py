@@ -1,34 +1,41 @@
-"""The lobby in Chromium, on the real game service: it shows a table another player opened
-without a reload, stops asking once left, lists the player's matches as readable rows, and
-its Play now button starts a computer match the fair way; it fits a phone."""
+"""The lobby in Chromium, on the run's real game service (``game_server``): it shows a table
+another player opened without a reload, stops asking once left, lists the player's matches as
+readable rows, and its Play now button starts a computer match the fair way; it fits a phone.
+
+Every test makes its own guests and tables and looks only at those (the lobby also lists the
+open tables of other tests). The lobby asks again every ``POLL_MS`` (lobby.js): Playwright's
+clock runs that time out instead of the test waiting for it.
+"""
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .live_game import Player, call, game_service
-from .play import horizontal_overflow, sign_in_as_guest
+from .live_game import Player, call
+from .pages import DESKTOP, PHONE, new_page, sign_in_as_guest
+from .play import horizontal_overflow
 from .servers import LiveServer
 
 pytestmark = [pytest.mark.integration]
 
-try:
-    import king_game.app  # noqa: F401
-except ImportError as missing:  # the game service is not installed in this environment
-    pytest.skip(f"the game service cannot be imported: {missing}", allow_module_level=True)
+POLL_MS = 3_000  # lobby.js
 
-
-@pytest.fixture(scope="module")
-def game_server(redis_url: str, database_url: str) -> Iterator[LiveServer]:
-    # No bot worker: the computer tables here only need to start, not to be played.
-    with game_service(redis_url, database_url, db=9, bots=False) as server:
-        yield server
+#: Counts the page's reads of the open tables as it makes them (``fetch`` is called at once
+#: by the poll's timer, so the count is exact right after ``page.clock.run_for``).
+COUNT_TABLE_READS_JS = """
+window.tablesAsked = 0;
+const pageFetch = window.fetch;
+window.fetch = function (resource, ...rest) {
+  if (String(resource.url ?? resource).endsWith('/v1/tables')) window.tablesAsked += 1;
+  return pageFetch.call(this, resource, ...rest);
+};
+"""
 
 
 @pytest.fixture(scope="module")
@@ -41,24 +48,34 @@ def busy(game_server: LiveServer) -> tuple[Player, str, str]:
     return player, computer, live
 
 
-def signed_in(browser: Any, server: LiveServer, player: Player, size: tuple[int, int]) -> Any:
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    page.goto(server.url + "/")
-    page.evaluate("s => localStorage.setItem('king.session', JSON.stringify(s))", player.session())
-    page.goto(server.url + "/#/")
-    page.wait_for_selector("#my-matches .match-row")
-    return context, page
+@contextmanager
+def signed_in(
+    browser: Any, server: LiveServer, player: Player, size: tuple[int, int]
+) -> Iterator[Any]:
+    """The lobby of ``player`` (their session stored before the page loads)."""
+    session = json.dumps(json.dumps(player.session()))
+    script = f"localStorage.setItem('king.session', {session});"
+    with new_page(browser, size=size, init_script=script) as page:
+        page.goto(server.url + "/#/")
+        page.wait_for_selector("#my-matches .match-row")
+        yield page
+
+
+def lobby_loaded(page: Any) -> None:
+    """Both lists of the lobby's first round are drawn: its next round is on the clock."""
+    page.wait_for_selector("#tables p, #tables ul")
+    page.wait_for_selector("#my-matches .my-matches")
 
 
 def test_the_lobby_shows_a_new_table_without_a_reload(page: Any, game_server: LiveServer) -> None:
+    page.clock.install()
     sign_in_as_guest(page, game_server.url, "Bekleyen")
-    page.wait_for_selector("#tables p, #tables ul")
+    lobby_loaded(page)
     page.evaluate("window.sameDocument = true")
     other = Player(game_server.url, "Burak")
     match_id = other.open_table(mode="live", hands=20, ruleset="classic20")
     row = page.locator(f'#tables li[data-match="{match_id}"]')
+    page.clock.run_for(POLL_MS)  # the lobby's next round
     row.wait_for(timeout=10_000)
     assert page.evaluate("window.sameDocument") is True, "the page was not reloaded"
     text = row.inner_text()
@@ -70,26 +87,26 @@ def test_the_lobby_shows_a_new_table_without_a_reload(page: Any, game_server: Li
 
 
 def test_leaving_the_lobby_stops_its_polling(page: Any, game_server: LiveServer) -> None:
+    page.add_init_script(COUNT_TABLE_READS_JS)
+    page.clock.install()
     sign_in_as_guest(page, game_server.url, "Giden")
-    asked: list[float] = []
-    page.on(
-        "request", lambda r: asked.append(time.monotonic()) if r.url.endswith("/v1/tables") else 0
-    )
-    page.wait_for_timeout(3_500)
-    assert asked, "the lobby asks for the open tables again while it is shown"
+    lobby_loaded(page)
+    asked = page.evaluate("window.tablesAsked")
+    assert asked >= 1
+    page.clock.run_for(POLL_MS)  # the next round is due
+    assert page.evaluate("window.tablesAsked") > asked, "the lobby asks again while shown"
     page.evaluate("location.hash = '#/weekly'")
-    page.wait_for_timeout(500)
-    left = len(asked)
-    page.wait_for_timeout(7_000)
-    assert len(asked) == left, "the lobby stopped asking once left"
+    page.wait_for_selector("#ruleset-picker, .error")  # the weekly board (or why it has none)
+    left = page.evaluate("window.tablesAsked")
+    page.clock.run_for(3 * POLL_MS)  # three rounds' time: a lobby still polling would ask
+    assert page.evaluate("window.tablesAsked") == left, "the lobby stopped asking once left"
 
 
 def test_my_matches_are_readable_rows(
     browser: Any, game_server: LiveServer, busy: tuple[Player, str, str]
 ) -> None:
     player, computer, live = busy
-    context, page = signed_in(browser, game_server, player, (1280, 800))
-    try:
+    with signed_in(browser, game_server, player, DESKTOP) as page:
         row = page.locator(f'#active-matches li[data-match="{computer}"]')
         text = row.inner_text()
         for part in ("Bot 1", "Bot 2", "Bot 3", "Against the computer · easy", "standard",
@@ -108,8 +125,6 @@ def test_my_matches_are_readable_rows(
         page.wait_for_selector("#active-matches")
         text = page.inner_text(f'#active-matches li[data-match="{computer}"]')
         assert "Bilgisayara karşı · kolay" in text and "8 el" in text and "Sıra sende" in text
-    finally:
-        context.close()
 
 
 def test_play_now_starts_an_easy_computer_match(page: Any, game_server: LiveServer) -> None:
@@ -127,18 +142,17 @@ def test_play_now_starts_an_easy_computer_match(page: Any, game_server: LiveServ
     assert record["commitment"] == table["server_commit"] and record["seat"] == 0
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=lambda size: str(size[0]))
 def test_the_lobby_fits(
     browser: Any,
     game_server: LiveServer,
     busy: tuple[Player, str, str],
     artifacts: Path,
-    width: int,
-    height: int,
+    size: tuple[int, int],
 ) -> None:
     player, _, _ = busy
-    context, page = signed_in(browser, game_server, player, (width, height))
-    try:
+    width = size[0]
+    with signed_in(browser, game_server, player, size) as page:
         page.wait_for_selector("#tables p, #tables ul")
         assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
         assert horizontal_overflow(page) == []
@@ -147,5 +161,3 @@ def test_the_lobby_fits(
         page.wait_for_selector("#my-matches .match-row")
         assert horizontal_overflow(page) == [], "Türkçe"
         page.screenshot(path=str(artifacts / f"lists-lobby-tr-{width}.png"), full_page=True)
-    finally:
-        context.close()

@@ -2,14 +2,16 @@
 
 The contract picker gives each contract's meaning and points (the numbers of RULES.md §1),
 each player's picks as on a paper score sheet, and why a contract is not offered; the clock
-warns in the last seconds of the move time and while the reserve drains; at 390×844 nothing
-of the table scrolls sideways, the picker and the hand share one screen and a toast does not
-cover the cards; at 1280×800 the score sheet sits beside the felt. Screenshots of each state
-go to test-artifacts/web/.
+warns in the last seconds of the move time and while the reserve drains (on Playwright's
+clock, tableclock.py, not by waiting for them); at 390×844 nothing of the table scrolls
+sideways, the picker and the hand share one screen and a toast does not cover the cards; at
+1280×800 the score sheet sits beside the felt. Screenshots of each state go to
+test-artifacts/web/.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,10 +20,12 @@ import pytest
 
 from king_engine import CONTRACTS, PENALTY_CONTRACTS
 
+from .pages import PHONE, table_page
 from .play import horizontal_overflow, wait_for_my_move
 from .servers import LiveServer, load_web_blueprint
 from .stub_game import StubGame, stub_app
-from .tablekit import advance, reload_table, state_of, table_page, view0
+from .tableclock import clocked_table, pause, run_until
+from .tablekit import advance, reload_table, state_of, view0
 
 pytestmark = pytest.mark.integration
 
@@ -38,17 +42,6 @@ def stub() -> Iterator[tuple[LiveServer, StubGame]]:
     server = LiveServer(app)
     try:
         yield server, game
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def clocked(request: Any) -> Iterator[LiveServer]:
-    """A stand-in whose move clock and reserve are the test's (``request.param``)."""
-    app, _ = stub_app(load_web_blueprint(), seed=3, **request.param)
-    server = LiveServer(app)
-    try:
-        yield server
     finally:
         server.stop()
 
@@ -121,16 +114,42 @@ def test_the_picker_explains_each_contract_and_the_picks_left(
         assert page.js_errors == []
 
 
-@pytest.mark.parametrize("clocked", [{"move_ms": 13_000}], indirect=True)
+@pytest.fixture
+def clocked(request: Any) -> Iterator[tuple[LiveServer, StubGame]]:
+    """A stand-in whose move clock and reserve are the test's (``request.param``)."""
+    app, game = stub_app(load_web_blueprint(), seed=3, **request.param)
+    server = LiveServer(app)
+    try:
+        yield server, game
+    finally:
+        server.stop()
+
+
+def restart_move_clock_paused(page: Any, game: StubGame, match_id: str) -> None:
+    """The stand-in starts my move's time now, and the page reloads with its clock paused:
+    the page then reads the service's time once, and its poll of the view (every 5 s, which
+    would read it again) is not due while a test moves the page's time on by less."""
+    with game.lock:
+        game.matches[match_id].deadline_ms = int(time.time() * 1000) + game.move_ms
+    pause(page)
+    page.reload()
+    wait_for_my_move(page)  # the fast pace draws at once, without the clock
+
+
+@pytest.mark.parametrize("clocked", [{"move_ms": 14_000}], indirect=True)
 def test_the_move_clock_warns_in_its_last_ten_seconds(
-    browser: Any, clocked: LiveServer, artifacts: Path
+    browser: Any, clocked: tuple[LiveServer, StubGame], artifacts: Path
 ) -> None:
-    with table_page(browser, clocked.url) as (page, _):
-        wait_for_my_move(page)
+    """14 s a move: no warning at first; 4.9 s later on the page's clock, under 10 s are
+    left and the seat's clock and a banner say so."""
+    server, game = clocked
+    with clocked_table(browser, server.url, pace="fast") as (page, match_id):
+        restart_move_clock_paused(page, game, match_id)
         clock = page.locator("[data-clock-seat='0']")
         assert "warn" not in (clock.get_attribute("class") or "")
         assert page.locator("#clock-warning").is_hidden()
-        page.wait_for_selector("[data-clock-seat='0'].warn", timeout=8_000)
+        page.clock.run_for(4_900)
+        assert "warn" in (clock.get_attribute("class") or "")
         text = page.inner_text("#clock-warning")
         seconds = int(text.split(":")[1].split()[0])
         assert text.startswith("Hurry") and 0 < seconds <= 10, text
@@ -139,14 +158,18 @@ def test_the_move_clock_warns_in_its_last_ten_seconds(
 
 @pytest.mark.parametrize("clocked", [{"move_ms": 2_000, "reserve_ms": 120_000}], indirect=True)
 def test_the_reserve_is_marked_while_it_drains(
-    browser: Any, clocked: LiveServer, artifacts: Path
+    browser: Any, clocked: tuple[LiveServer, StubGame], artifacts: Path
 ) -> None:
-    with table_page(browser, clocked.url, width=390, height=844) as (page, _):
-        wait_for_my_move(page)
-        page.wait_for_selector("[data-clock-seat='0'].draining", timeout=6_000)
+    """2 s a move and 2 minutes of reserve: once the move time is out (on the page's clock)
+    the reserve drains, marked and said in a banner, and counts down."""
+    server, game = clocked
+    with clocked_table(browser, server.url, pace="fast", size=PHONE) as (page, match_id):
+        restart_move_clock_paused(page, game, match_id)
+        page.clock.run_for(2_500)
+        assert page.locator("[data-clock-seat='0'].draining").count() == 1
         assert page.inner_text("#clock-warning") == "Your reserve is running"
         first = page.inner_text("[data-clock-seat='0']")
-        page.wait_for_timeout(1_300)
+        page.clock.run_for(1_300)
         later = page.inner_text("[data-clock-seat='0']")
         assert later != first and "Reserve 1:5" in later, (first, later)
         page.screenshot(path=str(artifacts / "table-reserve-390.png"))
@@ -158,7 +181,7 @@ def test_the_phone_table_fits_the_screen(
     """390×844: the picker and the hand fit one screen; no state of the table (picker, play,
     last trick, summary, Turkish) scrolls sideways; a toast does not cover the hand."""
     server, game = stub
-    with table_page(browser, server.url, width=390, height=844) as (page, match_id):
+    with clocked_table(browser, server.url, pace="instant", size=PHONE) as (page, match_id):
         wait_for_my_move(page)
         fits_sideways(page)
         top = page.evaluate(
@@ -194,11 +217,13 @@ def test_the_phone_table_fits_the_screen(
             lambda s: s.hand_index == 0 and s.trick_no == 12 and s.current_player == 0,
         )
         reload_table(page)
+        pause(page)  # the summary stays while it is looked at (it closes itself in 1.5 s)
         page.locator("#hand.active .card.legal").first.click()
-        page.wait_for_selector("#hand-summary")
+        run_until(page, "() => document.querySelector('#hand-summary')")
         fits_sideways(page)
         page.screenshot(path=str(artifacts / "table-summary-390.png"))
         page.click("#summary-continue")
+        page.clock.resume()
         page.click("#lang")
         wait_for_my_move(page)
         fits_sideways(page)

@@ -1,9 +1,12 @@
 """The table plays the match out at a readable pace (against the engine-backed stand-in).
 
-Each seat's card appears in turn, the trick's leader and winner are marked and the trick goes
-to its winner; the last trick can be looked at again; every hand ends on a summary whose
-numbers are the hand's (checked against the stand-in's events and the engine's score sheet);
-only the cards that may be played now can be played, and cards have spoken names.
+Each seat's card appears in turn, at least the pace's pause apart, the trick's leader and
+winner are marked and the trick goes to its winner; the last trick can be looked at again;
+every hand ends on a summary whose numbers are the hand's (checked against the stand-in's
+events and the engine's score sheet), which waits for Continue or closes itself after the
+pace's time, the last one onto the result; only the cards that may be played now can be
+played, and cards have spoken names. Pacing is checked on Playwright's clock (tableclock.py),
+never by waiting for it; the other tests play at the ``instant`` pace.
 """
 
 from __future__ import annotations
@@ -18,18 +21,12 @@ import pytest
 
 from king_engine import MatchState, view_for
 
-from .play import create_computer_table, wait_for_my_move
+from .pages import create_computer_table, table_page
+from .play import wait_for_my_move
 from .servers import LiveServer, load_web_blueprint
 from .stub_game import StubGame, stub_app
-from .tablekit import (
-    advance,
-    english_name,
-    reload_table,
-    state_of,
-    table_page,
-    turkish_name,
-    view0,
-)
+from .tableclock import clocked_table, now, pause, run_until, run_until_my_move
+from .tablekit import advance, english_name, reload_table, state_of, turkish_name, view0
 
 pytestmark = pytest.mark.integration
 
@@ -71,22 +68,32 @@ def stub() -> Iterator[tuple[LiveServer, StubGame]]:
         server.stop()
 
 
+# The paces' pauses (table-playback.js PACES), in milliseconds.
+NORMAL = {"card": 650, "own": 400, "summary": 8000}
+SUMMARY_MS = {None: 8000, "fast": 4000, "instant": 1500}  # None: the default pace, normal
+
+FELT_HAS_JS = "n => window.__felt.some((e) => e.cards.length === n)"
+
+
 def test_cards_appear_one_by_one_and_the_trick_goes_to_its_winner(
     browser: Any, stub: tuple[LiveServer, StubGame], artifacts: Path
 ) -> None:
-    """At the default pace: I lead; the three bots' cards come one at a time (more than 0.4 s
-    apart), my seat is marked as the leader, the winner the engine names is marked, the trick
-    goes to it, and my hand only becomes playable once all of that has been shown."""
+    """At the normal pace, on the page's clock: I lead; the three bots' cards come one at a
+    time (my card stays alone for the pace's pause after one's own card, each bot's card for
+    the pause after another's), my seat is marked as the leader, the winner the engine names
+    is marked, the trick goes to it, and my hand only becomes playable once all of that has
+    been shown."""
     server, game = stub
-    with table_page(browser, server.url, pace="normal") as (page, match_id):
+    with clocked_table(browser, server.url, pace="normal") as (page, match_id):
         wait_for_my_move(page)
         page.click("#contract-picker button[data-move='tricks']")
         wait_for_my_move(page)
         page.evaluate(RECORDER_JS)
+        pause(page)
         page.locator("#hand.active .card.legal").first.click()
-        page.wait_for_function("() => window.__felt.some((e) => e.cards.length === 3)")
+        run_until(page, FELT_HAS_JS, 3)
         page.screenshot(path=str(artifacts / "table-pacing-1280.png"))
-        wait_for_my_move(page)
+        run_until_my_move(page)
         felt = page.evaluate("window.__felt")
         trick = view0(game, match_id)["tricks"][0]
         assert page.js_errors == []
@@ -104,7 +111,8 @@ def test_cards_appear_one_by_one_and_the_trick_goes_to_its_winner(
         first_seen.setdefault(len(entry["cards"]), entry)
     assert [first_seen[n]["cards"] for n in (1, 2, 3, 4)] == [plays[:n] for n in (1, 2, 3, 4)]
     times = [first_seen[n]["t"] for n in (1, 2, 3, 4)]
-    assert all(b - a > 300 for a, b in itertools.pairwise(times)), times
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert gaps[0] >= NORMAL["own"] and all(g >= NORMAL["card"] for g in gaps[1:]), times
     assert all(e["leader"] == "0" for e in felt if e["cards"]), "I led the trick"
     marked = [e for e in felt if e["winner"] is not None]
     assert marked and {e["winner"] for e in marked} == {str(trick["winner"])}
@@ -188,8 +196,8 @@ def test_cards_have_spoken_names_in_the_pages_language(
         assert turkish_name("TH") == "kupa onlusu"
 
 
-def last_trick_of_hand_0(state: MatchState) -> bool:
-    return state.hand_index == 0 and state.trick_no == 12 and state.current_player == 0
+def last_trick_of_hand(hand: int) -> Any:
+    return lambda s: s.hand_index == hand and s.trick_no == 12 and s.current_player == 0
 
 
 def test_the_last_trick_and_the_hands_summary_show_the_hands_numbers(
@@ -197,12 +205,13 @@ def test_the_last_trick_and_the_hands_summary_show_the_hands_numbers(
 ) -> None:
     """El Almaz to the 13th trick: the last trick shown again is the engine's; after my last
     card the summary lists each seat's tricks (counted from the trick_won events), its points
-    for the hand and the running totals (the hand_scored event, the engine's score sheet), and
-    stays (default pace) until I press Continue."""
+    for the hand and the running totals (the hand_scored event, the engine's score sheet),
+    and stays (the default pace, on the page's clock) until I press Continue."""
     server, game = stub
-    with table_page(browser, server.url, pace="normal") as (page, match_id):
+    with clocked_table(browser, server.url, pace=None) as (page, match_id):
+        assert page.evaluate("localStorage.getItem('king.pace')") is None, "the default pace"
         wait_for_my_move(page)
-        advance(game, match_id, last_trick_of_hand_0, contract="tricks")
+        advance(game, match_id, last_trick_of_hand(0), contract="tricks")
         reload_table(page)
         previous = view0(game, match_id)["tricks"][-1]
         page.click("#last-trick-button")
@@ -216,8 +225,9 @@ def test_the_last_trick_and_the_hands_summary_show_the_hands_numbers(
         page.click("#last-trick-button")
         assert page.locator("#last-trick").count() == 0
 
+        pause(page)
         page.locator("#hand.active .card.legal").first.click()
-        page.wait_for_selector("#hand-summary[data-hand='0']", timeout=30_000)
+        run_until(page, "() => document.querySelector(`#hand-summary[data-hand='0']`)")
         page.screenshot(path=str(artifacts / "table-summary-1280.png"))
         events = game.matches[match_id].events
         won = Counter(e["seat"] for e in events if e["type"] == "trick_won" and e["hand"] == 0)
@@ -232,29 +242,61 @@ def test_the_last_trick_and_the_hands_summary_show_the_hands_numbers(
             [s, str(won[s]), str(scored["points"][s]), str(scored["totals"][s])] for s in range(4)
         ]
         assert sum(won.values()) == 13 and sum(scored["points"]) == -650
-        page.wait_for_timeout(3_000)
+        page.clock.run_for(NORMAL["summary"] - 1_000)
         assert page.locator("#hand-summary").count() == 1, "the summary waits for the player"
         page.click("#summary-continue")
-        page.wait_for_selector("#hand-summary", state="detached")
+        run_until(page, "() => document.querySelector('#hand-summary') === null")
         sheet = page.locator("#score-sheet tbody tr[data-hand='0'] td").all_inner_texts()
         assert sheet[2:] == [str(p) for p in scored["points"]]
         assert page.js_errors == []
 
 
-def test_the_summary_closes_itself_after_a_few_seconds(
-    browser: Any, stub: tuple[LiveServer, StubGame]
+# Notes the page's time when a hand's summary first shows and when it goes.
+SUMMARY_TIMES_JS = """() => {
+  window.__summary = {};
+  new MutationObserver(() => {
+    const box = document.querySelector('#hand-summary');
+    if (box && !window.__summary.shown) window.__summary.shown = Date.now();
+    if (!box && window.__summary.shown) window.__summary.gone ??= Date.now();
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+@pytest.mark.parametrize("pace", [None, "fast", "instant"], ids=["default", "fast", "instant"])
+def test_the_summary_closes_itself_after_the_paces_time(
+    browser: Any, stub: tuple[LiveServer, StubGame], pace: str | None
 ) -> None:
+    """Nobody presses Continue: the summary stays for the pace's time (8 s at the default
+    pace, 4 s fast, 1.5 s instant) on the page's clock, then closes itself and the next hand
+    begins; at the default pace the last hand's summary closes itself onto the result."""
     server, game = stub
-    with table_page(browser, server.url, pace="fast") as (page, match_id):
+    summary_ms = SUMMARY_MS[pace]
+    with clocked_table(browser, server.url, pace=pace) as (page, match_id):
         wait_for_my_move(page)
-        advance(game, match_id, last_trick_of_hand_0, contract="tricks")
-        reload_table(page)
-        page.locator("#hand.active .card.legal").first.click()
-        page.wait_for_selector("#hand-summary")
-        page.wait_for_timeout(1_500)
-        assert page.locator("#hand-summary").count() == 1
-        page.wait_for_selector("#hand-summary", state="detached", timeout=8_000)
-        assert page.get_attribute("#table", "data-phase") != "over"
+        for hand in [0, 7] if pace is None else [0]:
+            advance(game, match_id, last_trick_of_hand(hand), contract="tricks")
+            state = state_of(game, match_id)
+            assert (state.hand_index, state.trick_no) == (hand, 12), "a 13th trick to play"
+            reload_table(page)
+            page.evaluate(SUMMARY_TIMES_JS)
+            pause(page)
+            page.locator("#hand.active .card.legal").first.click()
+            run_until(page, "() => window.__summary.shown")
+            shown = page.evaluate("window.__summary.shown")
+            page.clock.run_for(shown + summary_ms - 100 - now(page))
+            assert page.locator(f"#hand-summary[data-hand='{hand}']").count() == 1
+            run_until(page, "() => window.__summary.gone", step_ms=50)
+            lasted = page.evaluate("window.__summary.gone") - shown
+            assert abs(lasted - summary_ms) <= 50, lasted  # (a frame either way at instant)
+            page.clock.resume()
+            if hand < 7:
+                wait_for_my_move(page)
+                assert page.locator("#score-sheet tbody tr").count() == hand + 1
+                assert view0(game, match_id)["hand"] == hand + 1
+        if pace is None:
+            page.wait_for_selector("#standings")
+            assert page.locator("#score-sheet tbody tr").count() == 8
+        assert page.js_errors == []
 
 
 def test_the_pace_and_the_four_colour_suits_are_kept(
@@ -285,14 +327,15 @@ def test_a_hand_the_bots_finish_between_two_polls_still_ends_on_its_summary(
 ) -> None:
     """The log keeps the write that ended a hand and what follows it (docs/game-api.md,
     Events). When the bots play the last cards of a hand between two polls, the poll answers
-    ``reset`` with that write; the page plays it through: the whole last trick, then the
-    hand's summary with the hand_scored event's points."""
+    ``reset`` with that write; the page plays it through (at the fast pace, on the page's
+    clock): the whole last trick, then the hand's summary with the hand_scored event's
+    points."""
     server, game = stub
 
     def two_bots_after_me_in_the_last_trick(state: MatchState) -> bool:
         return state.trick_no == 12 and state.current_player == 0 and state.trick_count <= 1
 
-    with table_page(browser, server.url) as (page, match_id):
+    with clocked_table(browser, server.url, pace="fast") as (page, match_id):
         resets: list[bool] = []
         page.on(
             "response",
@@ -311,8 +354,9 @@ def test_a_hand_the_bots_finish_between_two_polls_still_ends_on_its_summary(
         hand = state.hand_index
         reload_table(page)
         page.evaluate(RECORDER_JS)
+        pause(page)
         page.locator("#hand.active .card.legal").first.click()
-        page.wait_for_selector(f"#hand-summary[data-hand='{hand}']")
+        run_until(page, "h => document.querySelector(`#hand-summary[data-hand='${h}']`)", hand)
         assert True in resets, "the poll answered reset"
         events = game.matches[match_id].events
         scored = next(e for e in events if e["type"] == "hand_scored" and e["hand"] == hand)

@@ -2,13 +2,14 @@
 player's language, a clean log-out, the sign-in form's field messages, the favicon, and a toast
 that leaves the hand visible on a phone.
 
-The table runs on the engine-backed stand-in (stub_game.py); the boards on the real rating
-service (test_boards.py's fixture).
+The table runs on the engine-backed stand-in (stub_game.py) at the instant pace; the boards on
+the run's real rating service (``rating_server``, rating_service.py: its board players).
 """
 
 from __future__ import annotations
 
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,23 +18,21 @@ from typing import Any
 import pytest
 
 from king_engine.errors import ILLEGAL_CARD_RULES
+from king_game import errorcodes
 
-from .play import (
-    click_an_illegal_card,
-    create_computer_table,
-    sign_in_as_guest,
-    wait_for_my_move,
-)
+from .pages import DESKTOP, PHONE, create_computer_table, new_page, sign_in_as_guest
+from .play import click_an_illegal_card, wait_for_my_move
+from .rating_service import RatingService, use_rating_service
 from .servers import LiveServer, load_web_blueprint
 from .stub_game import StubGame, stub_app
-from .test_boards import rating_server  # noqa: F401  (the boards' fixture)
 from .test_verify import VERIFY_JS, play_random_match
 
 pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
 I18N = REPO / "services" / "game" / "king_game" / "web" / "static" / "i18n.js"
-PHONE = {"width": 390, "height": 844}
+#: The table asks for its view again this often (table.js's ``state.poll``).
+TABLE_POLL_MS = 5_000
 
 # Every English string of the client's catalogues (i18n.js's labels with the strings-*.js
 # modules merged in, the error messages, the verifier's words) that differs from its Turkish
@@ -81,23 +80,11 @@ def stub() -> Iterator[tuple[LiveServer, StubGame]]:
         server.stop()
 
 
-def _context(browser: Any, locale: str, viewport: dict[str, int]) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(locale=locale, viewport=viewport)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return context, page, errors
-
-
 @pytest.fixture
 def tr_phone(browser: Any) -> Iterator[Any]:
-    context, page, errors = _context(browser, "tr-TR", PHONE)
-    page.js_errors = errors
-    try:
+    """A Turkish browser on a phone (no language chosen in the client: it follows the locale)."""
+    with new_page(browser, locale="tr-TR", size=PHONE) as page:
         yield page
-    finally:
-        context.close()
 
 
 def _play_until_a_refusal(page: Any) -> str:
@@ -120,12 +107,11 @@ def _play_until_a_refusal(page: Any) -> str:
 def test_a_turkish_browser_sees_turkish_everywhere(
     tr_phone: Any,
     stub: tuple[LiveServer, StubGame],
-    rating_server: LiveServer,  # noqa: F811
+    rating_server: RatingService,
     artifacts: Path,
     monkeypatch: Any,
 ) -> None:
-    monkeypatch.setenv("KING_RATING_URL", rating_server.url)
-    monkeypatch.delenv("KING_RATING_PUBLIC_URL", raising=False)
+    use_rating_service(monkeypatch, rating_server)
     server, _ = stub
     page = tr_phone
     page.goto(server.url + "/")
@@ -174,7 +160,6 @@ def test_a_turkish_browser_sees_turkish_everywhere(
 def test_every_error_code_of_the_service_has_both_languages() -> None:
     """errorcodes.py's table, the illegal_card rules and the contract_unavailable reasons all
     have an English and a Turkish message in i18n.js."""
-    errorcodes = pytest.importorskip("king_game.errorcodes")
     source = I18N.read_text(encoding="utf-8")
 
     def table(name: str) -> dict[str, tuple[str, str]]:
@@ -227,21 +212,33 @@ def test_errors_and_cards_are_named_in_the_players_language(
 
 
 def test_log_out_from_a_table_lands_on_the_sign_in_page(
-    page: Any, stub: tuple[LiveServer, StubGame]
+    browser: Any, stub: tuple[LiveServer, StubGame]
 ) -> None:
+    """After the log-out no poll of the table asks again (its timers run out on Playwright's
+    clock) nor answers late (every request of the API it had made has ended)."""
     server, _ = stub
-    sign_in_as_guest(page, server.url)
-    create_computer_table(page)
-    wait_for_my_move(page)
-    page.click('#nav button:has-text("Log out")')
-    page.wait_for_selector("#guest-form")
-    assert page.evaluate("location.hash") == "#/"
-    page.wait_for_timeout(1500)  # a table poll would have answered by now
-    assert page.locator("#guest-form").count() == 1
-    assert page.locator(".error").count() == 0
-    assert page.locator("#toast").is_hidden()
-    assert page.evaluate("localStorage.getItem('king.session')") in (None, "null")
-    assert page.js_errors == []
+    with new_page(browser) as page:
+        in_flight: set[Any] = set()
+        page.on("request", lambda r: in_flight.add(r) if "/v1/" in r.url else None)
+        page.on("requestfinished", lambda r: in_flight.discard(r))
+        page.on("requestfailed", lambda r: in_flight.discard(r))
+        page.clock.install()
+        sign_in_as_guest(page, server.url)
+        create_computer_table(page)
+        wait_for_my_move(page)
+        page.click('#nav button:has-text("Log out")')
+        page.wait_for_selector("#guest-form")
+        assert page.evaluate("location.hash") == "#/"
+        page.clock.run_for(TABLE_POLL_MS + 1_000)  # a table poll still running would ask now
+        deadline = time.monotonic() + 10  # the stand-in holds a long-poll for 1 s at most
+        while in_flight and time.monotonic() < deadline:
+            page.wait_for_timeout(20)  # lets Playwright deliver the requests' ends
+        assert not in_flight, [r.url for r in in_flight]
+        assert page.locator("#guest-form").count() == 1
+        assert page.locator(".error").count() == 0
+        assert page.locator("#toast").is_hidden()
+        assert page.evaluate("localStorage.getItem('king.session')") in (None, "null")
+        assert page.js_errors == []
 
 
 def test_the_verify_check_list_speaks_turkish(
@@ -288,16 +285,14 @@ def test_the_sign_in_fields_line_up(
 ) -> None:
     """The guest name field is as tall as the log-in fields, on a desktop and on a phone."""
     server, _ = stub
-    for viewport in ({"width": 1280, "height": 800}, PHONE):
-        context, page, _ = _context(browser, "tr-TR", viewport)
-        try:
-            page.goto(server.url + "/")
+    with new_page(browser, locale="tr-TR", size=DESKTOP) as page:
+        page.goto(server.url + "/")
+        for size in (DESKTOP, PHONE):
+            page.set_viewport_size({"width": size[0], "height": size[1]})
             page.wait_for_selector("#guest-form")
             guest = page.locator("#guest-name").bounding_box()
             login = page.locator("#login-name").bounding_box()
             assert abs(guest["height"] - login["height"]) <= 1, (guest, login)
             label = page.locator("label[for=guest-name]").bounding_box()
             assert abs(guest["x"] - label["x"]) <= 1, (guest, label)
-            page.screenshot(path=str(artifacts / f"tr-signin-{viewport['width']}.png"))
-        finally:
-            context.close()
+            page.screenshot(path=str(artifacts / f"tr-signin-{size[0]}.png"))

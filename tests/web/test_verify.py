@@ -1,13 +1,15 @@
 """The browser's "Verify deck" code (verify.js) against FAIRNESS.md's test vectors.
 
 Everything runs inside headless Chromium with WebCrypto; Python only builds the inputs (a
-random match played through the engine) and reads the answers.
+random match played through the engine) and reads the answers. The module's tests share one
+page of the client's origin (``verifier``): each imports verify.js's pure functions itself.
 """
 
 from __future__ import annotations
 
 import random
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +17,9 @@ import pytest
 from king_engine import CONTRACTS, format_card, format_cards, move_of_action, new_match
 from king_engine import deal as kingdeal
 from king_engine.moves import ChooseContract, PlayCard
+
+from .pages import new_page
+from .servers import LiveServer
 
 pytestmark = pytest.mark.integration
 
@@ -71,17 +76,17 @@ async ([matchId, serverSeed, clientSeeds]) => {
 """
 
 
-def _open(page: Any, server: Any) -> None:
-    # Any page of the client's origin will do: the tests import the module themselves.
-    page.goto(server.url + "/web/config.json")
+@pytest.fixture(scope="module")
+def verifier(browser: Any, static_server: LiveServer) -> Iterator[Any]:
+    """A page of the client's origin (any will do: the tests import the module themselves)."""
+    with new_page(browser) as page:
+        page.goto(static_server.url + "/web/config.json")
+        yield page
 
 
-def test_verifier_reproduces_the_fairness_vectors_in_chromium(
-    page: Any, static_server: Any
-) -> None:
+def test_verifier_reproduces_the_fairness_vectors_in_chromium(verifier: Any) -> None:
     """commitment, match key, hand keys, the hand-0 deck and hands 0, 1 and 19 match."""
-    _open(page, static_server)
-    got = page.evaluate(
+    got = verifier.evaluate(
         VECTORS_JS,
         [VECTOR_MATCH, VECTOR_SERVER_SEED, [seed.hex() for seed in VECTOR_CLIENT_SEEDS]],
     )
@@ -96,12 +101,9 @@ def test_verifier_reproduces_the_fairness_vectors_in_chromium(
         assert got["hands"][str(hand)] == seats, f"hand {hand}"
 
 
-def test_rejection_sampling_skips_draws_at_or_above_the_limit(
-    page: Any, static_server: Any
-) -> None:
+def test_rejection_sampling_skips_draws_at_or_above_the_limit(verifier: Any) -> None:
     """uniform(52) with next_u32 = limit, limit+3, 2^32-1, 105 rejects three draws: 105 mod 52."""
-    _open(page, static_server)
-    got = page.evaluate(
+    got = verifier.evaluate(
         """async () => {
           const v = await import('/web/verify.js');
           const limit = 2 ** 32 - (2 ** 32 % 52);
@@ -117,7 +119,7 @@ def test_rejection_sampling_skips_draws_at_or_above_the_limit(
     assert got == {"syncAnswer": 1, "syncUsed": 4, "asyncAnswer": 1}
 
 
-def test_u32_stream_reads_hmac_blocks_big_endian(page: Any, static_server: Any) -> None:
+def test_u32_stream_reads_hmac_blocks_big_endian(verifier: Any) -> None:
     """The stream continues into HMAC(key, u32be(1)) after the 8 words of block 0."""
     key = bytes(range(32, 64))
     import hashlib
@@ -127,8 +129,7 @@ def test_u32_stream_reads_hmac_blocks_big_endian(page: Any, static_server: Any) 
     for block in range(3):
         digest = hmac.digest(key, block.to_bytes(4, "big"), hashlib.sha256)
         expected += [int.from_bytes(digest[i : i + 4], "big") for i in range(0, 32, 4)]
-    _open(page, static_server)
-    got = page.evaluate(
+    got = verifier.evaluate(
         """async (keyHex) => {
           const v = await import('/web/verify.js');
           const next = await v.u32Stream(v.hexToBytes(keyHex));
@@ -179,17 +180,16 @@ async ([matchId, serverSeed, clientSeeds]) => {
 """
 
 
-def _decks_and_draw(page: Any, client_seeds: list[bytes]) -> dict[str, Any]:
-    result: dict[str, Any] = page.evaluate(
+def _decks_and_draw(verifier: Any, client_seeds: list[bytes]) -> dict[str, Any]:
+    result: dict[str, Any] = verifier.evaluate(
         DECKS_AND_DRAW_JS, [VECTOR_MATCH, VECTOR_SERVER_SEED, [s.hex() for s in client_seeds]]
     )
     return result
 
 
-def test_verifier_deals_the_32_card_deck_as_the_vectors(page: Any, static_server: Any) -> None:
+def test_verifier_deals_the_32_card_deck_as_the_vectors(verifier: Any) -> None:
     """The deck 7..A in id order, deal 0's shuffled deck, and the seats of deals 0 and 1."""
-    _open(page, static_server)
-    got = _decks_and_draw(page, VECTOR_CLIENT_SEEDS)
+    got = _decks_and_draw(verifier, VECTOR_CLIENT_SEEDS)
     assert got["deck32"] == VECTOR_DECK_32
     assert got["deck52"] == " ".join(format_card(c) for c in range(52))
     assert got["deck32Deal0"] == VECTOR_DECK_32_DEAL_0
@@ -199,19 +199,17 @@ def test_verifier_deals_the_32_card_deck_as_the_vectors(page: Any, static_server
     assert got["deal1"] == VECTOR_HANDS[1]
 
 
-def test_verifier_reproduces_the_opening_draw_vector(page: Any, static_server: Any) -> None:
+def test_verifier_reproduces_the_opening_draw_vector(verifier: Any) -> None:
     """draw_key, D[0..7] = JD 9D 7D 9C 5S 7H 8C KS, and J♦ beats 9♦ 7♦ 9♣: seat 0 starts."""
-    _open(page, static_server)
-    got = _decks_and_draw(page, VECTOR_CLIENT_SEEDS)
+    got = _decks_and_draw(verifier, VECTOR_CLIENT_SEEDS)
     assert got["drawKey"] == "076cc80d0300ce14a48c4f07df5812144b5afaebfa08a8fcef89b0c14b73e854"
     assert got["drawDeck"] == "JD 9D 7D 9C 5S 7H 8C KS"
     assert got["draw"] == {"rounds": [[[0, "JD"], [1, "9D"], [2, "7D"], [3, "9C"]]], "winner": 0}
 
 
-def test_verifier_redraws_a_tie_in_the_opening_draw(page: Any, static_server: Any) -> None:
+def test_verifier_redraws_a_tie_in_the_opening_draw(verifier: Any) -> None:
     """C_0 = 0x07×32: T♥ and T♣ tie, seats 0 and 1 alone draw again (T♦, K♦): seat 1."""
-    _open(page, static_server)
-    got = _decks_and_draw(page, [bytes([0x07]) * 32, *VECTOR_CLIENT_SEEDS[1:]])
+    got = _decks_and_draw(verifier, [bytes([0x07]) * 32, *VECTOR_CLIENT_SEEDS[1:]])
     assert got["matchKey"] == "25cc6a328d946fea69cfd20a6c98365b6d6d78791f091e6c2b80fb441645ecad"
     assert got["draw"] == {
         "rounds": [[[0, "TH"], [1, "TC"], [2, "7D"], [3, "5D"]], [[0, "TD"], [1, "KD"]]],
@@ -219,12 +217,9 @@ def test_verifier_redraws_a_tie_in_the_opening_draw(page: Any, static_server: An
     }
 
 
-def test_verifier_draw_deck_exhaustion_goes_to_the_lowest_seat_still_drawing(
-    page: Any, static_server: Any
-) -> None:
+def test_verifier_draw_deck_exhaustion_goes_to_the_lowest_seat_still_drawing(verifier: Any) -> None:
     """Seats 1 and 2 tie on aces; only seat 1 gets a card before D runs out: seat 1 wins."""
-    _open(page, static_server)
-    got = page.evaluate(
+    got = verifier.evaluate(
         """async (codes) => {
           const v = await import('/web/verify.js');
           return v.highCardDraw(codes.map(v.parseCard));
@@ -237,13 +232,12 @@ def test_verifier_draw_deck_exhaustion_goes_to_the_lowest_seat_still_drawing(
     }
 
 
-def test_verifier_agrees_with_the_engine_on_random_keys(page: Any, static_server: Any) -> None:
+def test_verifier_agrees_with_the_engine_on_random_keys(verifier: Any) -> None:
     """Both decks and the opening draw for a few random match keys, against king_engine."""
     rng = random.Random(20261202)
     keys = [rng.randbytes(32) for _ in range(6)]
     deal_numbers = [rng.randrange(2**32) for _ in keys]
-    _open(page, static_server)
-    got = page.evaluate(
+    got = verifier.evaluate(
         """async ([keys, dealNumbers]) => {
           const v = await import('/web/verify.js');
           const out = [];
@@ -325,15 +319,14 @@ async ([transcript, stored]) => {
 """
 
 
-def _verify(page: Any, transcript: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
-    result: dict[str, Any] = page.evaluate(VERIFY_JS, [transcript, stored])
+def _verify(verifier: Any, transcript: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = verifier.evaluate(VERIFY_JS, [transcript, stored])
     return result
 
 
-def test_an_honest_transcript_passes_every_check(page: Any, static_server: Any) -> None:
+def test_an_honest_transcript_passes_every_check(verifier: Any) -> None:
     transcript, stored = play_random_match(7)
-    _open(page, static_server)
-    result = _verify(page, transcript, stored)
+    result = _verify(verifier, transcript, stored)
     assert result["problems"] == []
     assert result["ok"] is True
     assert [c["check"] for c in result["checks"]] == [
@@ -342,10 +335,9 @@ def test_an_honest_transcript_passes_every_check(page: Any, static_server: Any) 
     assert all(c["ok"] for c in result["checks"])
 
 
-def test_the_verifier_says_who_made_each_seed(page: Any, static_server: Any) -> None:
+def test_the_verifier_says_who_made_each_seed(verifier: Any) -> None:
     transcript, stored = play_random_match(8)
-    _open(page, static_server)
-    result = _verify(page, transcript, stored)
+    result = _verify(verifier, transcript, stored)
     assert [(m["seat"], m["source"], m["mine"]) for m in result["seeds"]] == [
         (0, "client", True), (1, "bot", False), (2, "bot", False), (3, "bot", False),
     ]  # fmt: skip
@@ -359,14 +351,13 @@ def test_the_verifier_says_who_made_each_seed(page: Any, static_server: Any) -> 
     [(0, "server", "this device made seat 0's seed"), (1, "server", None), (2, "client", None)],
 )
 def test_a_seed_mark_that_contradicts_the_seed_fails(
-    page: Any, static_server: Any, seat: int, source: str, message: str | None
+    verifier: Any, seat: int, source: str, message: str | None
 ) -> None:
     """Our own seed marked as the server's fails; another seat's mark is shown as it is (a
     zero seed may be anybody's), but a seed marked bot must be the 32 zero bytes."""
     transcript, stored = play_random_match(9)
     transcript["seed_sources"][seat] = source
-    _open(page, static_server)
-    result = _verify(page, transcript, stored)
+    result = _verify(verifier, transcript, stored)
     assert result["seeds"][seat]["source"] == source
     if message is None:
         assert result["ok"] is True, result["problems"]
@@ -375,29 +366,25 @@ def test_a_seed_mark_that_contradicts_the_seed_fails(
         assert message in result["problems"][0]["message"]
 
 
-def test_a_seed_marked_bot_that_is_not_zero_fails(page: Any, static_server: Any) -> None:
+def test_a_seed_marked_bot_that_is_not_zero_fails(verifier: Any) -> None:
     transcript, stored = play_random_match(10)
     transcript["seed_sources"][0] = "bot"
     stored["seat"], stored["seed"], stored["hands"] = None, None, {}
-    _open(page, static_server)
-    result = _verify(page, transcript, stored)
+    result = _verify(verifier, transcript, stored)
     problems = [p for p in result["problems"] if p["check"] == "seeds"]
     assert [p["message"] for p in problems] == [
         "seat 0's seed is marked bot but is not 32 zero bytes"
     ]
 
 
-def test_a_card_swapped_between_players_fails_naming_the_hand(
-    page: Any, static_server: Any
-) -> None:
+def test_a_card_swapped_between_players_fails_naming_the_hand(verifier: Any) -> None:
     """Seat 2 'plays' a card dealt to seat 3 in hand 4 (index 3): check 4 names hand 4."""
     transcript, stored = play_random_match(11)
     plays = transcript["hands"][3]["plays"]
     first2 = next(i for i, (s, _) in enumerate(plays) if s == 2)
     first3 = next(i for i, (s, _) in enumerate(plays) if s == 3)
     plays[first2][1], plays[first3][1] = plays[first3][1], plays[first2][1]
-    _open(page, static_server)
-    result = _verify(page, transcript, stored)
+    result = _verify(verifier, transcript, stored)
     assert result["ok"] is False
     assert {p["check"] for p in result["problems"]} == {"plays"}
     assert {p["hand"] for p in result["problems"]} == {3}
@@ -405,32 +392,29 @@ def test_a_card_swapped_between_players_fails_naming_the_hand(
     assert any("seat 2 played" in p["message"] for p in result["problems"])
 
 
-def test_a_card_played_twice_fails(page: Any, static_server: Any) -> None:
+def test_a_card_played_twice_fails(verifier: Any) -> None:
     transcript, stored = play_random_match(12)
     plays = transcript["hands"][5]["plays"]
     plays.append(list(plays[0]))
-    _open(page, static_server)
-    result = _verify(page, transcript, stored)
+    result = _verify(verifier, transcript, stored)
     assert result["ok"] is False
     assert any(p["hand"] == 5 and "played twice" in p["message"] for p in result["problems"]), (
         result["problems"]
     )
 
 
-def test_a_changed_server_seed_fails_the_commitment(page: Any, static_server: Any) -> None:
+def test_a_changed_server_seed_fails_the_commitment(verifier: Any) -> None:
     transcript, stored = play_random_match(13)
     transcript["server_seed"] = "00" * 32
-    _open(page, static_server)
-    result = _verify(page, transcript, stored)
+    result = _verify(verifier, transcript, stored)
     assert result["ok"] is False
     assert "commitment" in {p["check"] for p in result["problems"]}
 
 
-def test_a_missing_own_seed_fails(page: Any, static_server: Any) -> None:
+def test_a_missing_own_seed_fails(verifier: Any) -> None:
     transcript, stored = play_random_match(14)
     transcript["client_seeds"][0] = "ab" * 32
-    _open(page, static_server)
-    result = _verify(page, transcript, stored)
+    result = _verify(verifier, transcript, stored)
     checks = {p["check"] for p in result["problems"]}
     assert result["ok"] is False
     assert "own_seed" in checks
@@ -438,13 +422,12 @@ def test_a_missing_own_seed_fails(page: Any, static_server: Any) -> None:
     assert "own_hands" in checks
 
 
-def test_a_hand_not_as_shown_fails_naming_the_hand(page: Any, static_server: Any) -> None:
+def test_a_hand_not_as_shown_fails_naming_the_hand(verifier: Any) -> None:
     transcript, stored = play_random_match(15)
     shown = stored["hands"]["6"]
     outsider = next(format_card(c) for c in range(52) if format_card(c) not in shown)
     stored["hands"]["6"] = [outsider, *shown[1:]]  # one card this seat was never dealt
-    _open(page, static_server)
-    result = _verify(page, transcript, stored)
+    result = _verify(verifier, transcript, stored)
     assert result["ok"] is False
     assert [(p["check"], p["hand"]) for p in result["problems"]] == [("own_hands", 6)]
     assert result["problems"][0]["message"].startswith("hand 7:")
