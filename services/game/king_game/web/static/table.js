@@ -103,6 +103,9 @@ export function matchPage(matchId) {
   function reconcile() {
     if (state.closed || !state.data?.view) return;
     const model = playback.model;
+    // A hand's summary explains itself from the view's score sheet: once the view with the
+    // hand's row arrives, draw the summary again (the playback still waits on it).
+    if (model?.summary) drawSoon();
     if (!model || !playback.idle()) return;
     clearTimeout(graceTimer);
     if (state.data.version === model.v) playback.sync(state.data.view, state.data.version);
