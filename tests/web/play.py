@@ -1,14 +1,10 @@
-"""Driving the client like a player: click contracts and legal cards until the match ends."""
+"""Driving the client like a player: waiting for my move, a card the table does not offer, and
+what a page must never show (sideways overflow, duplicate ids)."""
 
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
 from typing import Any
-
-from .pages import create_computer_table, sign_in_as_guest
-
-__all__ = ["create_computer_table", "sign_in_as_guest"]  # for the modules that import them here
 
 READY_JS = """() => {
   const table = document.querySelector('#table');
@@ -50,42 +46,6 @@ def wait_for_my_move_pressing_on(page: Any, timeout_ms: int = 60_000) -> None:
             return
         with contextlib.suppress(Exception):  # the summary may close itself meanwhile
             button.click(timeout=2_000)
-
-
-def play_to_the_end(
-    page: Any,
-    shots: Path | None = None,
-    max_moves: int = 400,
-    on_move: Any = None,
-    press_on: bool = True,
-) -> int:
-    """Choose the first allowed contract or the first legal card until the match is over.
-
-    With ``press_on`` each hand's summary is closed with Continue, as a player in a hurry
-    does; without it the test waits for the summaries to close themselves."""
-    moves = 0
-    while moves < max_moves:
-        (wait_for_my_move_pressing_on if press_on else wait_for_my_move)(page)
-        if page.get_attribute("#table", "data-phase") == "over":
-            return moves
-        version = page.get_attribute("#table", "data-version")
-        picker = page.locator("#contract-picker button")
-        calls = page.locator("#calls button[data-move=keep], #calls button[data-move=pass]")
-        if picker.count():
-            picker.first.click()
-        elif calls.count():  # traditional: keep the deal, announce no King
-            calls.first.click()
-        else:
-            if shots is not None and moves in (20, 60):
-                page.screenshot(path=str(shots))
-            page.locator("#hand.active .card.legal").first.click()
-        moves += 1
-        page.wait_for_function(
-            "v => document.querySelector('#table')?.dataset.version !== v", arg=version
-        )
-        if on_move is not None:
-            on_move(moves)
-    raise AssertionError(f"the match did not end within {max_moves} moves")
 
 
 OVERFLOW_JS = """() => {

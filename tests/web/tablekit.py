@@ -1,16 +1,15 @@
-"""Helpers of the table tests: a table opened at a chosen pace, and the stand-in's match moved
+"""Helpers of the table tests: spoken card names, and the stand-in's match moved
 on by the engine itself (so a test reaches the last trick of a hand without clicking 50 cards).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from king_engine import MatchState, move_of_action, parse_move, view_for
 
-from .play import create_computer_table, sign_in_as_guest, wait_for_my_move
+from .play import wait_for_my_move
 from .stub_game import StubGame
 
 # Spoken card names, written out here from the rules' vocabulary (RULES.md, the seeds).
@@ -30,26 +29,6 @@ def english_name(code: str) -> str:
 
 def turkish_name(code: str) -> str:
     return f"{TR_SUITS[code[1]]} {TR_RANKS[code[0]]}"
-
-
-@contextmanager
-def table_page(
-    browser: Any, url: str, *, pace: str = "fast", width: int = 1280, height: int = 800
-) -> Iterator[tuple[Any, str]]:
-    """A guest at a new 8-hand computer table, the table's pace set before the page loads."""
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(20_000)
-    context.add_init_script(f"localStorage.setItem('king.pace', '{pace}')")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.js_errors = errors
-    try:
-        sign_in_as_guest(page, url)
-        match_id = create_computer_table(page)
-        yield page, match_id
-    finally:
-        context.close()
 
 
 def state_of(game: StubGame, match_id: str) -> MatchState:

@@ -81,8 +81,8 @@ MOVES = {
 
 def play_by_clicks(page: Any, shots: Path, max_steps: int = 400) -> int:
     """Click the first allowed contract or legal card until the match is over, closing each
-    hand's summary with Continue (play.py's ``play_to_the_end`` with fewer round trips to the
-    browser: the match is long). The number of moves made."""
+    hand's summary with Continue, in as few round trips to the browser as it can: the match is
+    long. The number of moves made."""
     moves, version = 0, None
     for _step in range(max_steps):  # a move made or a summary closed
         found = page.wait_for_function(NEXT_JS, arg=version, timeout=60_000).json_value()
