@@ -1,6 +1,7 @@
 """``konturlu`` and ``international`` through HTTP: whole international computer matches and
-konturlu's first deals, every move through the one move endpoint, views that show only what the seat may see, the end's result and a
-transcript the verifier re-deals (the 32-card deck too)."""
+konturlu's first deals, every move through the one move endpoint, views that show only what
+the seat may see, the end's result and a transcript the verifier re-deals (the 32-card deck
+too)."""
 
 from __future__ import annotations
 
