@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PACKAGES := shared $(patsubst %/pyproject.toml,%,$(wildcard services/*/pyproject.toml))
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv run demo test lint typecheck bench clean
+.PHONY: venv run demo test check lint typecheck bench clean
 
 ## make run: start the whole product (local Redis and Postgres if none are configured).
 run: $(STAMP)
@@ -24,9 +24,19 @@ $(STAMP): requirements.txt shared/pyproject.toml $(wildcard services/*/pyproject
 demo: $(STAMP)
 	$(PY) -m king_devservers --demo $(ARGS)
 
-## make test: lint, format check, type check, then every test.
+# Two pytest processes, each with its own servers; a module's tests stay in one process, so its
+# module fixtures are made once (docs/testing.md has the figures that decided it).
+XDIST  ?= -n 2 --dist loadfile
+
+## make test: lint, format check, type check, then every test (a skipped test fails the run;
+## the 25 slowest are listed at the end). docs/testing.md says how to run a part.
 test: $(STAMP) lint typecheck
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST) --no-skips --durations=25 $(PYTEST_ARGS)
+
+## make check: the quick inner loop: lint, types, and the tests that need no browser and no
+## whole stack (tests/web and tests/e2e are left out).
+check: $(STAMP) lint typecheck
+	$(PY) -m pytest $(XDIST) --ignore=tests/web --ignore=tests/e2e $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -5,6 +5,11 @@ Storage tests talk to real servers: each test run gets its own private redis-ser
 asks for one, and its own fresh PostgreSQL database (created on the
 server named by ``DATABASE_ADMIN_URL``, else the machine's, else a private pgserver cluster).
 Unit tests of pure code use none of these fixtures and need no services.
+
+Hypothesis runs a small number of examples per property by default (``make test``); the
+``ci`` profile (``pytest --hypothesis-profile=ci``) runs the thorough count. A property that
+needs a count of its own (because each example costs next to nothing) says so in its
+``@settings``; the costly ones take the profile's.
 """
 
 from __future__ import annotations
@@ -13,6 +18,13 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Whole matches are slow examples by design: no deadline, no "too slow" health check.
+_PROPERTY_DEFAULTS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("default", max_examples=20, **_PROPERTY_DEFAULTS)
+settings.register_profile("ci", max_examples=120, **_PROPERTY_DEFAULTS)
+settings.load_profile("default")
 
 
 @pytest.fixture(scope="session")
@@ -55,3 +67,31 @@ def database_url() -> Iterator[str]:
 
     with local_postgres_database() as url:
         yield url
+
+
+# ------------------------------------------------------------------------------------ skips
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--no-skips",
+        action="store_true",
+        help="fail the run if any test was skipped (make test and CI: every test can run here)",
+    )
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
+    skipped = terminalreporter.stats.get("skipped", [])
+    terminalreporter.write_line(f"skipped tests: {len(skipped)}")
+    if skipped and config.getoption("--no-skips"):
+        terminalreporter.write_line("--no-skips: a skipped test fails the run", red=True)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or not session.config.getoption("--no-skips"):
+        return
+    if reporter.stats.get("skipped") and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
