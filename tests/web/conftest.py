@@ -29,6 +29,7 @@ import pytest
 from flask import Flask
 
 from .live_game import game_service
+from .pages import new_page
 from .rating_service import rating_server  # noqa: F401  (the session's rating service)
 from .servers import REPO, LiveServer, load_web_blueprint
 
@@ -104,16 +105,9 @@ def _settle_after_playwright() -> None:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.js_errors = errors
-    try:
+    """A desktop page with the client's own default pace (``pages.new_page`` for others)."""
+    with new_page(browser, pace=None, timeout_ms=15_000) as page:
         yield page
-    finally:
-        context.close()
 
 
 @pytest.fixture(scope="session")
