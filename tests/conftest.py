@@ -73,15 +73,10 @@ def database_url() -> Iterator[str]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Modules marked ``long(seconds=…)`` run first, the longest first: with two processes
-    (``make test``) each module goes to whichever process is free, so a long module started
-    late would leave the other process idle at the end."""
-
-    def expected_seconds(item: pytest.Item) -> int:
-        marker = item.get_closest_marker("long")
-        return int(marker.kwargs["seconds"]) if marker is not None else 0
-
-    items.sort(key=expected_seconds, reverse=True)
+    """Modules marked ``long`` run first: with two processes (``make test``) each module goes
+    to whichever process is free, so a long module started last would leave the other process
+    idle at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 # ------------------------------------------------------------------------------------ skips

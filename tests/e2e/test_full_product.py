@@ -39,7 +39,7 @@ from king_devservers.demo import (
 )
 from king_devservers.stack import Stack, StackSettings
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.long(seconds=90)]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.long]
 
 HANDS = 8
 #: The weekly board lists a player from this many ranked matches in the week
