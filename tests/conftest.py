@@ -69,16 +69,6 @@ def database_url() -> Iterator[str]:
         yield url
 
 
-# ------------------------------------------------------------------------------- scheduling
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Modules marked ``long`` run first: with two processes (``make test``) each module goes
-    to whichever process is free, so a long module started last would leave the other process
-    idle at the end."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
-
-
 # ------------------------------------------------------------------------------------ skips
 
 

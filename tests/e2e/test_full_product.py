@@ -39,7 +39,7 @@ from king_devservers.demo import (
 )
 from king_devservers.stack import Stack, StackSettings
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.long]
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 HANDS = 8
 #: The weekly board lists a player from this many ranked matches in the week

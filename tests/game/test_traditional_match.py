@@ -18,7 +18,7 @@ from .helpers import (
     view,
 )
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.long]
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 
 def test_a_traditional_computer_match_is_played_to_the_end(client, app, bot_worker, sweeper):

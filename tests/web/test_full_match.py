@@ -41,7 +41,7 @@ from .play import (
 )
 from .servers import LiveServer
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.long]
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 # Keeps what every hand's summary said, once per hand, for as long as the page lives.
 SUMMARIES_JS = """

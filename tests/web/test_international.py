@@ -45,7 +45,7 @@ from .play import OVERFLOW_JS, horizontal_overflow
 from .servers import LiveServer
 from .test_turkish import ENGLISH_ON_PAGE_JS, english_on
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.long]
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 # R5.2, per deck: plus unit, minus unit, positive hand total, annul scores (auctioneer, other),
 # the six negative hands' totals.

@@ -28,7 +28,7 @@ from .pages import PHONE, signed_in_page
 from .play import OVERFLOW_JS, horizontal_overflow
 from .servers import LiveServer
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.long]
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 # Seat 0's turn, a hand's summary or the end, once the table is drawn at another version than
 # ``v`` (any, if None; with ``quiet``, once no summary is up): the phase ("summary" while a
