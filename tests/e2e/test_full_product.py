@@ -44,10 +44,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 HANDS = 8
 #: The weekly board lists a player from this many ranked matches in the week
 #: (king_rating.weekly.MIN_MATCHES); the test plays that many live matches.
-try:
-    from king_rating.weekly import MIN_MATCHES as BOARD_MIN_MATCHES
-except ImportError:  # pragma: no cover - the rating service is part of the repository
-    BOARD_MIN_MATCHES = 5
+from king_rating.weekly import MIN_MATCHES as BOARD_MIN_MATCHES  # noqa: E402
 
 
 @pytest.fixture(scope="module")

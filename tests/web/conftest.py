@@ -75,10 +75,8 @@ def chromium_executable() -> str:
 
 @pytest.fixture(scope="session")
 def browser(chromium_executable: str) -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:  # pragma: no cover - requirements.txt pins it
-        pytest.skip("the playwright package is not installed (requirements.txt pins it)")
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=chromium_executable, args=CHROMIUM_ARGS, headless=True

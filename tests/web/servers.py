@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import threading
 from pathlib import Path
 
@@ -15,19 +13,10 @@ WEB_DIR = REPO / "services" / "game" / "king_game" / "web"
 
 
 def load_web_blueprint() -> Blueprint:
-    """The client's blueprint: from the installed game package, else straight from its file."""
-    try:
-        from king_game.web import web_blueprint
+    """The client's blueprint, from the installed game package."""
+    from king_game.web import web_blueprint
 
-        return web_blueprint
-    except ImportError:
-        spec = importlib.util.spec_from_file_location("king_game_web", WEB_DIR / "__init__.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-        blueprint: Blueprint = module.web_blueprint
-        return blueprint
+    return web_blueprint
 
 
 class LiveServer:
