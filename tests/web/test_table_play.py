@@ -154,8 +154,12 @@ def test_only_the_legal_cards_are_raised_and_playable(
         assert set(dimmed.evaluate_all("els => els.map((e) => e.dataset.card)")) == (
             set(view["my_cards"]) - legal
         )
+        # A card is raised by a short CSS transition: measure where it ends, not mid-way.
         tops = page.locator("#hand .card").evaluate_all(
-            "els => els.map((e) => [e.dataset.card, e.getBoundingClientRect().top])"
+            """async (els) => {
+              await Promise.all(els.flatMap((e) => e.getAnimations().map((a) => a.finished)));
+              return els.map((e) => [e.dataset.card, e.getBoundingClientRect().top]);
+            }"""
         )
         raised = max(top for card, top in tops if card in legal)
         lowered = min(top for card, top in tops if card not in legal)

@@ -8,7 +8,10 @@ export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    if (key.startsWith("on")) {
+      el.addEventListener(key.slice(2), value);
+      el.handled = true;
+    }
     else if (key === "class") el.className = value;
     else if (key === "dataset") Object.assign(el.dataset, value);
     else el.setAttribute(key, value === true ? "" : value);
@@ -24,6 +27,34 @@ export function h(tag, attrs = {}, ...children) {
 export function fill(el, ...children) {
   el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 }
+
+/**
+ * Like `fill`, for a view drawn again and again: an old child equal to its replacement (tag,
+ * attributes and text, all the way down) stays, keeping the browser's work on it (style,
+ * layout, scroll position, focus). A child whose own tag and attributes are unchanged and that
+ * has no handler of its own is patched the same way, `depth` levels down; anything else is
+ * replaced whole.
+ */
+export function patch(el, children, depth = 4) {
+  const next = children
+    .flat()
+    .filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+  const old = [...el.childNodes];
+  if (depth === 0 || old.length !== next.length) {
+    el.replaceChildren(...next);
+    return;
+  }
+  next.forEach((node, i) => {
+    const prev = old[i];
+    if (prev.isEqualNode(node)) return;
+    if (depth > 1 && sameShell(prev, node)) patch(prev, [...node.childNodes], depth - 1);
+    else prev.replaceWith(node);
+  });
+}
+
+const sameShell = (a, b) =>
+  a instanceof Element && b instanceof Element && !a.handled && !b.handled && a.cloneNode(false).isEqualNode(b.cloneNode(false));
 
 /** A message at the top of the page (it never covers the hand at the bottom); 6 s. */
 export function toast(message, kind = "error") {

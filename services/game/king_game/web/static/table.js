@@ -8,7 +8,7 @@
 
 import * as api from "./api.js";
 import { cardElement, sortHand } from "./cards.js";
-import { app, h, fill, toast, errorText, seatName, formatClock } from "./dom.js";
+import { app, h, fill, patch, toast, errorText, seatName, formatClock } from "./dom.js";
 import { contractLabel, outcomeLabel, t } from "./i18n.js";
 import { loadRecord, rememberHand, setLastMatch } from "./store.js";
 import { PACES, Playback, pace, setPace } from "./table-playback.js";
@@ -127,6 +127,8 @@ export function matchPage(matchId) {
     try {
       const data = normalize(await api.getMatch(matchId));
       state.offset = data.serverNow - Date.now();
+      // Reads may answer out of order: an older one must not take the table back.
+      if (state.data && data.version < state.data.version) return;
       state.data = data;
       const { view } = data;
       if (!view) {
@@ -203,12 +205,16 @@ export function matchPage(matchId) {
     }
   };
 
+  // A move is made on the table as drawn: it carries the version the page shows, so a click
+  // that lands while newer news is being played out is refused by the service as stale
+  // (and the table reads the match again) rather than lost in the page.
   const send = async (move) => {
-    if (state.busy || !caughtUp()) return;
+    const shown = Number(root.dataset.version);
+    if (state.busy || root.dataset.phase === "replay" || !Number.isInteger(shown)) return;
     state.busy = true;
     render();
     try {
-      const answer = await api.sendMove(matchId, move, state.data.version);
+      const answer = await api.sendMove(matchId, move, shown);
       playback.push(answer?.events || []);
       await refresh();
     } catch (error) {
@@ -235,7 +241,7 @@ export function matchPage(matchId) {
     // konturlu draws its own centre, Dürt spots, summary and side column (table-konturlu.js).
     const k = konturluParts({ view, match, me, model, live, over, send, busy: state.busy, ui: state.ui, redraw: render });
     state.k = k;
-    fill(root, [
+    patch(root, [
       h("div", { id: "conn", class: "banner", hidden: true }, t("connection_lost")),
       header(view, match, model, over),
       over ? null : tableNotes(view, match, me, model),
