@@ -176,6 +176,37 @@ def test_only_the_legal_cards_are_raised_and_playable(
         assert page.js_errors == []
 
 
+MARK_JS = "() => { for (const s of ['.match-head', '#hand']) document.querySelector(s).mark = s; }"
+MARKS_JS = "() => ['.match-head', '#hand'].map((s) => document.querySelector(s).mark ?? null)"
+MOVED_ON_JS = "v => document.querySelector('#table').dataset.version !== v"
+
+
+def test_a_redraw_keeps_what_did_not_change_and_a_move_carries_the_version_shown(
+    browser: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    """The table is drawn again at every step of play: a part whose markup did not change
+    stays the same element (the header through a whole trick), a part that did is drawn anew
+    (the hand I played from); my card goes out with the version the page showed."""
+    server, _ = stub
+    with table_page(browser, server.url) as (page, _match_id):
+        wait_for_my_move(page)
+        page.click("#contract-picker button[data-move='tricks']")
+        wait_for_my_move(page)
+        page.evaluate(MARK_JS)
+        shown = page.get_attribute("#table", "data-version")
+        sent: list[Any] = []
+        page.on("request", lambda r: r.url.endswith("/moves") and sent.append(r.post_data_json))
+        card = page.locator("#hand.active .card.legal").first
+        code = card.get_attribute("data-card")
+        card.click()
+        page.wait_for_function(MOVED_ON_JS, arg=shown)
+        wait_for_my_move(page)
+        marks = page.evaluate(MARKS_JS)
+        assert marks == [".match-head", None]
+        assert sent == [{"move": code, "version": int(shown or "")}]
+        assert page.js_errors == []
+
+
 def test_cards_have_spoken_names_in_the_pages_language(
     browser: Any, stub: tuple[LiveServer, StubGame]
 ) -> None:
