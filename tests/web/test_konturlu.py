@@ -47,7 +47,12 @@ from .test_turkish import english_on
 
 # The whole match is most of the module: about three minutes on a quiet 2-core machine (the
 # page's re-renders and the service's reads, not the pace), up to nine on a busy one.
-pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.timeout(900)]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.slow,
+    pytest.mark.starts_first,
+    pytest.mark.timeout(900),
+]
 
 #: RULES-konturlu.md §6.1: what the four scores of one hand of each contract add up to.
 HAND_TOTALS = {"el": -65, "kupa": -39, "erkek": -48, "kiz": -40, "rifki": -30, "soniki": -30,
