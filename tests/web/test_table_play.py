@@ -190,7 +190,9 @@ def test_a_redraw_keeps_what_did_not_change_and_a_move_carries_the_version_shown
     server, _ = stub
     with table_page(browser, server.url) as (page, _match_id):
         wait_for_my_move(page)
+        picked_at = page.get_attribute("#table", "data-version")
         page.click("#contract-picker button[data-move='tricks']")
+        page.wait_for_function(MOVED_ON_JS, arg=picked_at)
         wait_for_my_move(page)
         page.evaluate(MARK_JS)
         shown = page.get_attribute("#table", "data-version")
