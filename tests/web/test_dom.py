@@ -102,3 +102,24 @@ def test_an_element_with_a_handler_is_kept_only_when_identical(
     plain_kept, button_kept, same_kept, text = page.evaluate(HANDLED_JS)
     assert (plain_kept, button_kept, same_kept) == (True, False, True)
     assert text == "twotwosame"
+
+
+# A part built once and given to every draw until what it shows changes (konturlu's sheet):
+# marked whole, it is taken whole, and given again it is still all there.
+KEPT_PART_JS = """async () => {
+  const { h, patch } = await import('/web/dom.js');
+  const box = document.createElement('div');
+  const part = (rows) => Object.assign(
+    h('section', { class: 'sheet' }, rows.map((r) => h('p', {}, r))), { whole: true });
+  const first = part(['a']);
+  patch(box, [h('h1', {}, 'x'), first]);
+  const second = part(['a', 'b']);
+  patch(box, [h('h1', {}, 'x'), second]);
+  patch(box, [h('h1', {}, 'y'), second]);
+  return [box.querySelector('.sheet') === second, box.textContent];
+}"""
+
+
+def test_a_part_given_to_every_draw_stays_whole(page: Any, static_server: LiveServer) -> None:
+    page.goto(static_server.url + "/web/config.json")
+    assert page.evaluate(KEPT_PART_JS) == [True, "yab"]

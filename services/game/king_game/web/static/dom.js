@@ -10,7 +10,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on")) {
       el.addEventListener(key.slice(2), value);
-      el.handled = true;
+      el.whole = true;
     }
     else if (key === "class") el.className = value;
     else if (key === "dataset") Object.assign(el.dataset, value);
@@ -31,9 +31,11 @@ export function fill(el, ...children) {
 /**
  * Like `fill`, for a view drawn again and again: an old child equal to its replacement (tag,
  * attributes and text, all the way down) stays, keeping the browser's work on it (style,
- * layout, scroll position, focus). A child whose own tag and attributes are unchanged and that
- * has no handler of its own is patched the same way, `depth` levels down; anything else is
- * replaced whole.
+ * layout, scroll position, focus). A child whose own tag and attributes are unchanged is
+ * patched the same way, `depth` levels down, unless it is marked `whole` (it has a handler of
+ * its own, or the caller gives the same element to every draw); anything else is replaced
+ * whole. The children of a patched child move into the page, so an element given to more than
+ * one draw must be marked `whole`.
  */
 export function patch(el, children, depth = 4) {
   const next = children
@@ -54,7 +56,7 @@ export function patch(el, children, depth = 4) {
 }
 
 const sameShell = (a, b) =>
-  a instanceof Element && b instanceof Element && !a.handled && !b.handled && a.cloneNode(false).isEqualNode(b.cloneNode(false));
+  a instanceof Element && b instanceof Element && !a.whole && !b.whole && a.cloneNode(false).isEqualNode(b.cloneNode(false));
 
 /** A message at the top of the page (it never covers the hand at the bottom); 6 s. */
 export function toast(message, kind = "error") {

@@ -787,10 +787,11 @@ export function konturluParts(ctx) {
   const mine = live && !over && match.my_turn === true;
   // The big parts (the sheet, the Dürt layout) are built again only when what they show
   // changed: the table is drawn after every event, and a whole sheet of cards is not cheap.
+  // The same element is given to every draw, so `patch` must take it whole (`whole`).
   const memo = (name, key, build) => {
     ui.memo = ui.memo || {};
     const text = JSON.stringify([key, t("k_sheet")]);
-    if (ui.memo[name]?.key !== text) ui.memo[name] = { key: text, el: build() };
+    if (ui.memo[name]?.key !== text) ui.memo[name] = { key: text, el: Object.assign(build(), { whole: true }) };
     return ui.memo[name].el;
   };
   const outcomes = match.seat_outcomes || view.result?.outcome || null;
