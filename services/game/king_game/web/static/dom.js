@@ -11,8 +11,7 @@ export function h(tag, attrs = {}, ...children) {
     if (key.startsWith("on")) {
       el.addEventListener(key.slice(2), value);
       el.whole = true;
-    }
-    else if (key === "class") el.className = value;
+    } else if (key === "class") el.className = value;
     else if (key === "dataset") Object.assign(el.dataset, value);
     else el.setAttribute(key, value === true ? "" : value);
   }
@@ -25,8 +24,11 @@ export function h(tag, attrs = {}, ...children) {
 
 /** Replace an element's children, skipping the null/false of conditional parts. */
 export function fill(el, ...children) {
-  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  el.replaceChildren(...parts(children));
 }
+
+/** The parts given to `fill` or `patch`, without the null/false of conditional ones. */
+const parts = (children) => children.flat().filter((c) => c !== null && c !== undefined && c !== false);
 
 /**
  * Like `fill`, for a view drawn again and again: an old child equal to its replacement (tag,
@@ -38,10 +40,7 @@ export function fill(el, ...children) {
  * one draw must be marked `whole`.
  */
 export function patch(el, children, depth = 4) {
-  const next = children
-    .flat()
-    .filter((c) => c !== null && c !== undefined && c !== false)
-    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+  const next = parts(children).map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
   const old = [...el.childNodes];
   if (depth === 0 || old.length !== next.length) {
     el.replaceChildren(...next);
