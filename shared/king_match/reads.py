@@ -83,6 +83,18 @@ class MatchReader:
         data = self.redis.get(self.keys.moves(match_id))
         return as_bytes(data) if data else b""
 
+    def moves_at(self, match_id: str, version: int) -> bytes | None:
+        """The moves as they stood at ``version``, or None if the match has moved on (read
+        together with the version: a commit between them would add moves the caller's
+        state has not seen)."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hget(self.keys.match(match_id), "ver")
+        pipe.get(self.keys.moves(match_id))
+        ver, data = pipe.execute()
+        if int(ver or 0) != version:
+            return None
+        return as_bytes(data) if data else b""
+
     # ------------------------------------------------------------------ the event log
 
     def events(

@@ -189,7 +189,14 @@ class Writer:
         """Commit ``change``: STORED, STALE (the match has moved on) or, for a guarded commit,
         SEEN (the key was seen before); raises ``RateLimited`` past the guard's rate."""
         record = change.record
-        prior = self.reader.moves(record.match_id) if change.finished is not None else b""
+        prior = b""
+        if change.finished is not None:
+            # The transcript replays every move: the stored ones must be those of this change's
+            # version, or another writer ended the match first and this commit is stale anyway.
+            stored = self.reader.moves_at(record.match_id, record.version)
+            if stored is None:
+                return commit.STALE
+            prior = stored
         keys, args, state_bytes = commit.build(
             self.keys, self.settings, change, prior, idem, result, guard
         )

@@ -7,7 +7,8 @@ import threading
 import pytest
 
 from king_engine import IllegalMove, parse_move
-from king_match import MatchError, Player, StaleVersion
+from king_match import MatchError, Player, StaleVersion, lifecycle
+from king_match.record import decode_moves
 from king_match.store import fallback_move
 
 pytestmark = pytest.mark.integration
@@ -273,6 +274,39 @@ def test_a_full_match_played_through_the_writer_ends_with_a_transcript(make_stor
     ]
     message = store.finished_message(match_id)
     assert message is not None and message.outcome == "finished" and message.ranked
+
+
+def test_a_writer_that_loses_the_race_to_end_the_match_reloads_and_finds_it_over(make_store):
+    """Two writers end the match at once (a player's last card and the clock's fallback for
+    it): the one that commits second rebuilt the transcript from moves that already held the
+    other's last move. It must see its commit is stale and reload, not replay a move too many."""
+    store, _, _ = make_store()
+    match_id = live_table(store)
+    seats = players_by_seat(store, match_id)
+    while True:
+        record, state = store.load(match_id)
+        seat = state.current_player
+        move = fallback_move(state, seat, str(record.version))
+        rest = state.copy()
+        rest.apply(seat, move)
+        if rest.is_over:
+            break
+        store.play(match_id, seats[seat], move)
+    versions: list[int] = []
+
+    def last_move(change):
+        if not versions:
+            store.play(match_id, seats[seat], move)  # the other writer commits first
+        versions.append(change.record.version)
+        if change.record.ended:
+            return False
+        lifecycle.play(change, seats[seat], None, move)
+        return True
+
+    assert store.writer.write(match_id, last_move) is False
+    assert versions == [record.version, record.version + 1]
+    plays = sum(len(hand["plays"]) for hand in store.transcript(match_id)["hands"])
+    assert plays == len(decode_moves(store.moves(match_id))) - 8  # one contract a hand
 
 
 def test_no_transcript_before_the_end(make_store):
