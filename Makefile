@@ -24,9 +24,9 @@ $(STAMP): requirements.txt shared/pyproject.toml $(wildcard services/*/pyproject
 demo: $(STAMP)
 	$(PY) -m king_devservers --demo $(ARGS)
 
-# Two pytest processes, each with its own servers; a module's tests stay in one process, so its
-# module fixtures are made once (docs/testing.md has the figures that decided it).
-XDIST  ?= -n 2 --dist loadfile
+# Two pytest processes, each with its own servers: one runs the browser tests, the other the
+# rest, a module at a time (tests/conftest.py shares them out; docs/testing.md has the figures).
+XDIST  ?= -n 2
 
 ## make test: lint, format check, type check, then every test (a skipped test fails the run;
 ## the 25 slowest are listed at the end). docs/testing.md says how to run a part.

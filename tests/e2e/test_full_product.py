@@ -39,6 +39,8 @@ from king_devservers.demo import (
     verify_deal,
 )
 from king_devservers.stack import Stack, StackSettings
+from king_engine import deal as kingdeal
+from king_engine import parse_card
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -180,14 +182,34 @@ def test_a_traditional_computer_match_reaches_the_archive_with_its_deals_verifie
     stack: Stack,
 ) -> None:
     """``traditional`` through the whole stack: the client answers every redeal round and
-    announcement, every deal it was dealt (thrown ones too) re-derives, and the moves replay."""
+    announcement, every deal it was dealt (thrown ones too) re-derives, and the moves replay.
+    This is the suite's whole traditional match over HTTP, so it also checks the end: çıkar /
+    batar by each total (or the King's win), no penalty picked more than twice, and the first
+    declarer held ♦2 (tests/game/test_traditional_match.py plays only the first hands)."""
     api, rating = stack.settings.game_url, stack.settings.rating_url
     solo = players(api, 1, "trad")[0]
     result = play_computer_match(solo, hands=20, ruleset="traditional", echo=lambda _: None)
     state = result["state"]
     assert state["outcome"] == "finished" and state["ruleset"] == "traditional"
     assert state["end_reason"] in ("played_out", "king")
-    assert len(state["seat_outcomes"]) == 4
+    totals = state["view"]["totals"]
+    if state["end_reason"] == "played_out":
+        assert state["seat_outcomes"] == ["cikar" if t >= 0 else "batar" for t in totals]
+        assert sum(totals) == 0
+        assert state["winners"] == [seat for seat in range(4) if totals[seat] >= 0]
+    else:
+        king = state["king_seat"]
+        assert state["winners"] == [king] and state["places"][king] == 1
+    contracts = [row["contract"] for row in state["view"]["score_sheet"]]
+    assert all(contracts.count(c) <= 2 for c in set(contracts) if c != "trump")
+    transcript = result["transcript"]
+    key = kingdeal.match_key(
+        transcript["match_id"],
+        bytes.fromhex(transcript["server_seed"]),
+        [bytes.fromhex(seed) for seed in transcript["client_seeds"]],
+    )
+    first_deal = kingdeal.deal_hand(key, 0, kingdeal.DECK_52)
+    assert first_deal[transcript["first_declarer"]] >> parse_card("2D") & 1
     checked = verify_deal(
         result["transcript"],
         str(result["table"]["server_commit"]),

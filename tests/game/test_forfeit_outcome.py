@@ -26,10 +26,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-import psycopg
 import pytest
 from flask.testing import FlaskClient
-from psycopg.conninfo import make_conninfo
+from pg_schema import own_schema
 from redis import Redis
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
@@ -83,18 +82,12 @@ def read_stream(client: FlaskClient, path: str, headers: dict[str, str], out: li
 @pytest.fixture(scope="module")
 def rating_store(database_url: str) -> Iterator[RatingStore]:
     """The rating service's store on a fresh schema of its own."""
-    schema = f"rating_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_conninfo(database_url, options=f"-c search_path={schema}")
-    migrate_rating(url)
-    store = RatingStore(url, min_size=1, max_size=2)
-    try:
-        yield store
-    finally:
-        store.close()
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with own_schema(database_url, "rating", migrate_rating) as url:
+        store = RatingStore(url, min_size=1, max_size=2)
+        try:
+            yield store
+        finally:
+            store.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,13 @@ cards decide (tricks, the settlement) is checked against the rules' formulas."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+
+from king_engine import GameState
+from king_match import Player
 
 from .helpers import signup, start_live_match, view
 
@@ -67,16 +71,27 @@ def legal_of(client: Any, match_id: str, players: list[dict[str, Any]], seat: in
 
 
 def play_on(
-    client: Any, match_id: str, players: list[dict[str, Any]], until: Any, rng: random.Random
+    client: Any,
+    match_id: str,
+    players: list[dict[str, Any]],
+    until: Callable[[GameState], bool],
+    rng: random.Random,
 ) -> dict[str, Any]:
-    """Random legal moves by whoever is to move until ``until(view)`` holds."""
+    """Random legal moves by whoever is to move until ``until(state)`` holds; seat 0's view
+    then. The moves that only lead to an example's position go straight to the match store
+    (what the move endpoint calls), not over HTTP: the examples' own moves are sent."""
+    store = client.application.extensions["king_game"].store
+    accounts = {p["id"]: Player(p["id"], p["name"], False, False) for p in players}
+    record, state = store.load(match_id)
+    by_seat = [accounts[seat.player_id] for seat in record.seats]
     for _ in range(5000):
-        body = view(client, match_id, players[0])
-        if until(body["view"]):
-            return body
-        seat = body["view"].get("turn", body["view"].get("to_act"))
-        move = rng.choice(view(client, match_id, players[seat])["view"]["legal_moves"])
-        assert send(client, match_id, players[seat], move).status_code == 200
+        assert state is not None
+        if until(state):
+            return view(client, match_id, players[0])
+        seat = state.current_player
+        assert seat is not None
+        store.play(match_id, by_seat[seat], rng.choice(state.legal_moves(seat)))
+        record, state = store.load(match_id)
     raise AssertionError("the position was not reached")
 
 
@@ -216,7 +231,7 @@ def test_international_w1_through_the_move_endpoint(client) -> None:
     tricks the seeds' cards gave."""
     players = [signup(client) for _ in range(4)]
     match_id = start_live_match(client, players, 10, ruleset="international")["id"]
-    body = play_on(client, match_id, players, lambda v: v["hand_index"] == 6, random.Random(3))
+    body = play_on(client, match_id, players, lambda s: s.hand_index == 6, random.Random(3))
     D = body["view"]["dealer"]
     assert body["view"]["phase"] == "bidding" and body["view"]["auctioneer"] == D
     s = [(D + k) % 4 for k in (1, 2, 3)]  # priority order
@@ -266,7 +281,7 @@ def test_international_w1_through_the_move_endpoint(client) -> None:
     events = client.get(f"/v1/matches/{match_id}/events?after=0", headers=players[D]["headers"])
     bids = [(e["seat"], e["move"]) for e in events.get_json()["events"] if e["type"] == "bid"]
     assert bids == [(s[0], "bid:+2"), (s[1], "bid:+4"), (s[0], "bid:+4"), (s[1], "bid:+5")]
-    end = play_on(client, match_id, players, lambda v: v["hand_index"] == 7, random.Random(4))
+    end = play_on(client, match_id, players, lambda s: s.hand_index == 7, random.Random(4))
     row = end["view"]["scores"]["sheet"][6]
     tricks = row["tricks"]
     assert sum(tricks) == 13 and row["contract"] == "trump:S"
@@ -400,7 +415,7 @@ def test_international_worked_auctions_through_the_move_endpoint(client, deck, e
     rng = random.Random(deck + len(examples))
     for offset, example in enumerate(examples):
         hand = 6 + offset
-        body = play_on(client, match_id, players, lambda v, h=hand: v["hand_index"] == h, rng)
+        body = play_on(client, match_id, players, lambda s, h=hand: s.hand_index == h, rng)
         dealer = body["view"]["dealer"]
         for step, (relative, move) in enumerate(W[example][0]):
             seat = (dealer + relative) % 4
@@ -419,7 +434,7 @@ def test_international_worked_auctions_through_the_move_endpoint(client, deck, e
             client,
             match_id,
             players,
-            lambda v, h=hand: v["hand_index"] > h or v["phase"] == "over",
+            lambda s, h=hand: s.hand_index > h or s.is_over,
             rng,
         )
         row = done["view"]["scores"]["sheet"][hand]

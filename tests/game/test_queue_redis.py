@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
+from pg_schema import own_schema
 from redis import Redis
 from rq import Queue
 from rq.serializers import JSONSerializer
@@ -43,16 +43,8 @@ def queue_redis_url() -> Iterator[str]:
 
 @pytest.fixture
 def rating_schema(database_url: str) -> Iterator[str]:
-    schema = f"rating_q_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_conninfo(database_url, options=f"-c search_path={schema}")
-    migrate_rating(url)
-    try:
+    with own_schema(database_url, "rating_q", migrate_rating) as url:
         yield url
-    finally:
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:

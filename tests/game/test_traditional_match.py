@@ -1,14 +1,16 @@
-"""A ``traditional`` computer table through HTTP: the ♦2 holder declares first, every extra
-phase's call goes through the one move endpoint, and the end carries çıkar / batar."""
+"""A ``traditional`` computer table through HTTP: the ♦2 holder declares first and every extra
+phase's call goes through the one move endpoint.
+
+The computer match is played for its first hands only: the whole match, with its end (çıkar /
+batar, the penalty quota, ♦2 in the first declarer's deal by the transcript), is played over
+HTTP by tests/e2e/test_full_product.py and in the page by tests/web/test_traditional_live.py."""
 
 from __future__ import annotations
 
 import time
-from collections import Counter
 
 import pytest
 
-from . import verifier
 from .helpers import (
     EventFollower,
     assert_view_shows_only_my_cards,
@@ -20,8 +22,11 @@ from .helpers import (
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
+#: Hands scored before the test stops (it then resigns).
+HANDS_PLAYED = 3
 
-def test_a_traditional_computer_match_is_played_to_the_end(client, app, bot_worker, sweeper):
+
+def test_a_traditional_computer_match_plays_its_first_hands(client, app, bot_worker, sweeper):
     me = signup(client)
     created = client.post(
         "/v1/tables",
@@ -29,7 +34,7 @@ def test_a_traditional_computer_match_is_played_to_the_end(client, app, bot_work
         headers=me["headers"],
     )
     assert created.status_code == 201, created.get_json()
-    match_id, commit = created.get_json()["id"], created.get_json()["server_commit"]
+    match_id = created.get_json()["id"]
     seated = client.post(
         f"/v1/tables/{match_id}/seats", json={"client_seed": me["seed"]}, headers=me["headers"]
     )
@@ -37,23 +42,21 @@ def test_a_traditional_computer_match_is_played_to_the_end(client, app, bot_work
     first = client.get(f"/v1/matches/{match_id}", headers=me["headers"]).get_json()
     opener = first["view"]["first_declarer"]
     assert first["view"]["declarer"] == opener and first["view"]["ruleset"] == "traditional"
-    if "2D" in first["view"]["my_cards"]:
-        assert opener == 0
-    calls_sent = 0
-    deadline = time.monotonic() + 240
+    assert (opener == 0) == ("2D" in first["view"]["my_cards"])
+    deadline = time.monotonic() + 120
     moves = 0
     events = EventFollower(client, match_id, me)
     while time.monotonic() < deadline:
         body = client.get(f"/v1/matches/{match_id}", headers=me["headers"]).get_json()
         assert_view_shows_only_my_cards(body)
-        if body["status"] != "active":
+        assert body["status"] == "active", body["status"]
+        if len(body["view"]["score_sheet"]) >= HANDS_PLAYED:
             break
         if not body["my_turn"]:
             assert body["view"]["legal_moves"] == []
             events.wait()
             continue
         move = choose_move(body["view"], moves)
-        calls_sent += move.get("move") in ("keep", "pass")
         played = client.post(
             f"/v1/matches/{match_id}/moves",
             json={**move, "version": body["version"]},
@@ -61,31 +64,11 @@ def test_a_traditional_computer_match_is_played_to_the_end(client, app, bot_work
         )
         assert played.status_code in (200, 409), played.get_json()
         moves += 1
-    assert body["status"] == "finished", body["status"]
-    # Rıfkı is picked at most twice per match, each time with a redeal round that asks us too.
-    assert body["end_reason"] in ("played_out", "king")
-    totals = body["view"]["totals"]
-    labels = ["cikar" if t >= 0 else "batar" for t in totals]
-    if body["end_reason"] == "played_out":
-        assert body["seat_outcomes"] == labels and sum(totals) == 0
-        assert body["winners"] == [s for s in range(4) if totals[s] >= 0]
-    else:
-        king = body["king_seat"]
-        assert body["winners"] == [king] and body["places"][king] == 1
-    contracts = [row["contract"] for row in body["view"]["score_sheet"]]
-    assert all(contracts.count(c) <= 2 for c in set(contracts) if c != "trump")
-    # The transcript re-deals every deal, thrown ones too, from the revealed seeds.
-    transcript = client.get(f"/v1/matches/{match_id}/fairness").get_json()
-    deal0 = verifier.verify(transcript, commit, my_seat=0, my_seed=me["seed"])
-    assert deal0 is not None
-    assert transcript["first_declarer"] == opener and "2D" in deal0[opener]
-    # A Rıfkı hand is played once every seat asked has kept its deal, so we answered at least
-    # once if one was played, unless its slot had used up its redeals (no round is offered
-    # then, and a bot's redeal before our turn ends a round without asking us).
-    deals_per_slot = Counter(entry["hand"] for entry in transcript["hands"])
-    capped = any(n > transcript["options"]["max_redeals_per_hand"] for n in deals_per_slot.values())
-    if "king_of_hearts" in contracts and not capped:
-        assert calls_sent >= 1
+    sheet = body["view"]["score_sheet"]
+    assert len(sheet) >= HANDS_PLAYED, "the first hands were not played in time"
+    assert sheet[0]["declarer"] == opener
+    resigned = client.post(f"/v1/matches/{match_id}/resign", json={}, headers=me["headers"])
+    assert resigned.status_code == 200, resigned.get_json()
 
 
 def test_a_live_redeal_round_asks_each_player_through_the_move_endpoint(client):

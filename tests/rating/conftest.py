@@ -13,6 +13,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from pg_schema import own_schema
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from redis import Redis
 from rq import Queue
@@ -94,16 +95,8 @@ def with_search_path(url: str, schema: str) -> str:
 @pytest.fixture
 def schema_url(database_url: str) -> Iterator[str]:
     """Conninfo of a fresh, migrated schema that only this test uses."""
-    schema = f"rating_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = with_search_path(database_url, schema)
-    migrate(url)
-    try:
+    with own_schema(database_url, "rating", migrate) as url:
         yield url
-    finally:
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture

@@ -11,12 +11,12 @@ import itertools
 import random
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
+from pg_schema import own_schema
 
 from king_message import FinishedMatch
 from king_rating import weekly
@@ -24,7 +24,7 @@ from king_rating.batch import ingest_batch
 from king_rating.migrate import migrate
 from king_rating.store import Ingested, Store
 
-from .conftest import build_match, query, tables, with_search_path
+from .conftest import build_match, query, tables
 
 pytestmark = pytest.mark.integration
 
@@ -35,14 +35,8 @@ RULESETS = ("standard", "classic20", "traditional")
 
 @pytest.fixture
 def other_url(database_url: str) -> Iterator[str]:
-    schema = f"rating_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = with_search_path(database_url, schema)
-    migrate(url)
-    yield url
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with own_schema(database_url, "rating", migrate) as url:
+        yield url
 
 
 def mixed_matches(seed: int, count: int) -> list[FinishedMatch]:

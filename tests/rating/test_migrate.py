@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import random
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
 import pytest
+from pg_schema import own_schema
 from psycopg.types.json import Jsonb
 
 from king_message import RATED_RULESETS, FinishedMatch
 from king_rating import elo, migrate, weekly
 from king_rating.store import Ingested, Store
 
-from .conftest import MakeMatch, build_match, query, tables, with_search_path
+from .conftest import MakeMatch, build_match, query, tables
 
 PLAYERS = ("ayse", "burak", "cem", "deniz")
 
@@ -112,11 +112,7 @@ BEFORE_RULESETS = "0005"
 @pytest.fixture
 def old_url(database_url: str) -> Iterator[str]:
     """A schema migrated only up to 0005, when each player had one rating."""
-    schema = f"rating_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = with_search_path(database_url, schema)
-    with psycopg.connect(url, autocommit=True) as conn:
+    with own_schema(database_url, "rating") as url, psycopg.connect(url, autocommit=True) as conn:
         conn.execute(migrate._CREATE_TABLE)
         for shipped in migrate.shipped_migrations():
             if shipped.version > BEFORE_RULESETS:
@@ -127,9 +123,7 @@ def old_url(database_url: str) -> Iterator[str]:
                     "INSERT INTO schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
                     (shipped.version, shipped.name, shipped.checksum),
                 )
-    yield url
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        yield url
 
 
 class OneRatingService:

@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
+from pg_schema import own_schema
 
 from king_message import FinishedMatch, SeatResult, format_utc
 from king_rating import weekly
@@ -90,35 +89,29 @@ class RatingService:
 @pytest.fixture(scope="session")
 def rating_server(database_url: str, redis_url: str) -> Iterator[RatingService]:
     """The rating app with both groups' matches (see the module docstring)."""
-    schema = f"web_rating_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_conninfo(database_url, options=f"-c search_path={schema}")
-    migrate(url)
-    store = Store(url, min_size=1, max_size=4)
-    now = datetime.now(UTC)
-    # Every match ends inside the board's current week, however soon after its start the
-    # test runs: a step of a minute, shrunk so that 80 steps fit since the week began.
-    step = min(timedelta(minutes=1), (now - weekly.week_of(now).starts_at) / 100)
-    for index in range(16):
-        store.ingest(finished_match(now - step * 5 * (16 - index), index))
-    for index in range(5):
-        store.ingest(finished_match(now - step * 3 * (5 - index), 0, ruleset="classic20"))
-    sparse = [
-        finished_match(now - step * 2 * (3 - i), i, SPARSE_RULESET, SPARSE_PLAYERS)
-        for i in range(3)
-    ]
-    for match in sparse:
-        store.ingest(match)
-    app = create_app(Settings(database_url=url, redis_url=redis_url), store=store)
-    server = LiveServer(app)
-    try:
-        yield RatingService(server, [m.match_id for m in sparse])
-    finally:
-        server.stop()
-        store.close()
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with own_schema(database_url, "web_rating", migrate) as url:
+        store = Store(url, min_size=1, max_size=4)
+        now = datetime.now(UTC)
+        # Every match ends inside the board's current week, however soon after its start the
+        # test runs: a step of a minute, shrunk so that 80 steps fit since the week began.
+        step = min(timedelta(minutes=1), (now - weekly.week_of(now).starts_at) / 100)
+        for index in range(16):
+            store.ingest(finished_match(now - step * 5 * (16 - index), index))
+        for index in range(5):
+            store.ingest(finished_match(now - step * 3 * (5 - index), 0, ruleset="classic20"))
+        sparse = [
+            finished_match(now - step * 2 * (3 - i), i, SPARSE_RULESET, SPARSE_PLAYERS)
+            for i in range(3)
+        ]
+        for match in sparse:
+            store.ingest(match)
+        app = create_app(Settings(database_url=url, redis_url=redis_url), store=store)
+        server = LiveServer(app)
+        try:
+            yield RatingService(server, [m.match_id for m in sparse])
+        finally:
+            server.stop()
+            store.close()
 
 
 def use_rating_service(monkeypatch: Any, rating: RatingService) -> None:

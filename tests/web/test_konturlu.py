@@ -50,7 +50,6 @@ from .test_turkish import english_on
 pytestmark = [
     pytest.mark.integration,
     pytest.mark.slow,
-    pytest.mark.starts_first,
     pytest.mark.timeout(900),
 ]
 

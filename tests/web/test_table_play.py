@@ -12,6 +12,7 @@ never by waiting for it; the other tests play at the ``instant`` pace.
 from __future__ import annotations
 
 import itertools
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -407,4 +408,65 @@ def test_a_hand_the_bots_finish_between_two_polls_still_ends_on_its_summary(
         at = {card: int(seat) for seat, card in (c.split(":") for c in full[-1])}
         leader = at[last["cards"][0]]
         assert [at[card] for card in last["cards"]] == [(leader + i) % 4 for i in range(4)]
+        assert page.js_errors == []
+
+
+def test_the_standings_wait_for_the_read_that_says_the_match_ended(
+    browser: Any, stub: tuple[LiveServer, StubGame]
+) -> None:
+    """The events that end a match can be played out before a read of the match says it
+    ended (its places, its çıkar / batar). Until such a read arrives the page shows no
+    standings: here every read after my last card answers the match as it was before it,
+    until the test lets the real answer through."""
+    server, game = stub
+
+    def my_card_ends_it(state: MatchState) -> bool:
+        """The last trick of the match, me to play: the bots' cards after mine end it."""
+        last_hand = state.hand_index == state.num_hands - 1
+        return last_hand and state.trick_no == 12 and state.current_player == 0
+
+    with table_page(browser, server.url, pace="instant") as (page, match_id):
+        for _attempt in range(4):  # the deal decides whether the last hand has a 13th trick
+            wait_for_my_move(page)
+            advance(game, match_id, my_card_ends_it, contract="tricks")
+            if not state_of(game, match_id).is_over:
+                break
+            page.goto(server.url + "/")
+            page.wait_for_selector("#create-form")
+            match_id = create_computer_table(page)
+        assert not state_of(game, match_id).is_over, "no match reached a 13th trick at its end"
+        reload_table(page)
+        held: dict[str, Any] = {"on": True, "served": 0, "body": None, "final": None}
+
+        def reads(route: Any) -> None:
+            response = route.fetch()
+            body = response.json()
+            if body["status"] == "active":
+                held["body"] = body
+            elif held["on"]:
+                held["served"] += 1
+                route.fulfill(response=response, json=held["body"])
+                return
+            else:
+                held["final"] = body
+            route.fulfill(response=response)
+
+        page.route(f"**/v1/matches/{match_id}", reads)
+        page.locator("#hand.active .card.legal").first.click()
+        page.wait_for_selector("#summary-continue")
+        page.click("#summary-continue")
+        deadline = time.monotonic() + 15
+        while held["served"] < 3:  # the page has read again since the summary closed
+            assert time.monotonic() < deadline, "the page did not read the match again"
+            page.wait_for_timeout(50)
+        assert page.locator("#standings").count() == 0
+        assert page.get_attribute("#table", "data-phase") != "over"
+        held["on"] = False
+        page.wait_for_selector("#standings")
+        places = page.locator("#standings li").evaluate_all(
+            "ls => Object.fromEntries(ls.map((l) => [l.dataset.seat, Number(l.dataset.place)]))"
+        )
+        final = held["final"]
+        assert isinstance(final, dict) and final["status"] == "finished"
+        assert places == {str(seat): place for seat, place in enumerate(final["places"])}
         assert page.js_errors == []

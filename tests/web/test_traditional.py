@@ -99,6 +99,24 @@ def create_traditional(page: Any, options: dict[str, str]) -> str:
     return str(page.evaluate("location.hash.split('/')[2]"))
 
 
+def press_the_first_offered(page: Any, calls: str) -> None:
+    """On seat 0's turn press the first thing offered (a contract, a call matching ``calls``
+    or a legal card) and wait for the table to move on."""
+    wait_for_my_move(page)
+    version = page.get_attribute("#table", "data-version")
+    picker = page.locator("#contract-picker button")
+    offered = page.locator(calls)
+    if picker.count():
+        picker.first.click()
+    elif offered.count():
+        offered.first.click()
+    else:
+        page.locator("#hand.active .card.legal").first.click()
+    page.wait_for_function(
+        "v => document.querySelector('#table')?.dataset.version !== v", arg=version
+    )
+
+
 def shot(page: Any, artifacts: Path, name: str, full: bool = False) -> None:
     page.screenshot(path=str(artifacts / name), full_page=full)
     if name.endswith("-tr.png"):  # a Turkish page has no English on it
@@ -175,16 +193,7 @@ def test_redeal_round_and_cikar_batar(
 
             # Answer what comes (keep) and play a few cards through the page.
             for _ in range(6):
-                wait_for_my_move(page)
-                version = page.get_attribute("#table", "data-version")
-                calls = page.locator("#calls button[data-move=keep]")
-                if calls.count():
-                    calls.first.click()
-                else:
-                    page.locator("#hand.active .card.legal").first.click()
-                page.wait_for_function(
-                    "v => document.querySelector('#table')?.dataset.version !== v", arg=version
-                )
+                press_the_first_offered(page, "#calls button[data-move=keep]")
             assert page.js_errors == []
 
             # The engine plays the rest; the page shows the standings with çıkar / batar. The
@@ -310,18 +319,8 @@ def test_traditional_match_verifies(
         try:
             match_id = create_traditional(page, {})
             for _ in range(8):
-                wait_for_my_move(page)
-                version = page.get_attribute("#table", "data-version")
-                calls = page.locator("#calls button[data-move=keep], #calls button[data-move=pass]")
-                picker = page.locator("#contract-picker button")
-                if picker.count():
-                    picker.first.click()
-                elif calls.count():
-                    calls.first.click()
-                else:
-                    page.locator("#hand.active .card.legal").first.click()
-                page.wait_for_function(
-                    "v => document.querySelector('#table')?.dataset.version !== v", arg=version
+                press_the_first_offered(
+                    page, "#calls button[data-move=keep], #calls button[data-move=pass]"
                 )
             # Later on, seat 0 declares: the picker offers the view's contracts and says why the
             # others are not (each penalty at most twice, the picks used).

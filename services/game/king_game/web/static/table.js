@@ -232,7 +232,9 @@ export function matchPage(matchId) {
     const model = playback.model;
     const me = view.seat;
     const live = caughtUp();
-    const over = live ? ended(state.data) : model.over && !model.summary;
+    // The standings wait for a read that says the match ended (its places, çıkar / batar):
+    // the events that end it are played out before that read arrives.
+    const over = ended(state.data) && (live || (model.over && !model.summary));
     const focusCard = document.activeElement?.dataset?.card;
     const focusId = document.activeElement?.id;
     root.dataset.version = state.data.version;
