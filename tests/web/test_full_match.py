@@ -1,14 +1,17 @@
-"""End to end: a guest plays an 8-hand match against three easy bots in Chromium, through the
-real game service (the session's ``game_server``: app factory on this run's Redis and Postgres,
-a real RQ bot worker process, the clock sweeper), then verifies the deck in the browser — and
-sees a transcript altered on its way fail, naming the hand.
+"""End to end: a guest plays a whole match of each plain ruleset (an 8-hand ``standard`` match
+and a 20-hand ``classic20`` one) against three easy bots in Chromium, through the real game
+service (the session's ``game_server``: app factory on this run's Redis and Postgres, a real
+RQ bot worker process, the clock sweeper), then verifies the deck in the browser — and sees a
+transcript altered on its way fail, naming the hand.
 
-This is the one whole standard match played in the page (at the ``instant`` pace, pressing
-Continue on each summary). Besides the standings it proves that every hand ends on its summary
-and that each summary's points and running totals are the score sheet's. That a summary closes
-itself, at each pace, is proven with Playwright's clock on the stand-in (test_table_play.py).
-Live tables, refusals and resigning are checked here on the real service too, with tables of
-their own.
+These are the whole standard and classic20 matches played in the page (at the ``instant``
+pace, pressing Continue on each summary). Besides the standings they prove that every hand
+ends on its summary and that each summary's points and running totals are the score sheet's.
+The standard match is played with Playwright's pointer clicks; the classic20 one, 260 tricks
+long, with the elements' own ``click()`` (no wait for a card to stop moving). That a summary
+closes itself, at each pace, is proven with Playwright's clock on the stand-in
+(test_table_play.py). Live tables, refusals and resigning are checked here on the real service
+too, with tables of their own.
 """
 
 from __future__ import annotations
@@ -77,12 +80,14 @@ MOVES = {
     "contract": "#contract-picker button >> nth=0",
     "card": "#hand.active .card.legal >> nth=0",
 }
+FIRST = {"contract": "#contract-picker button", "card": "#hand.active .card.legal"}
 
 
-def play_by_clicks(page: Any, shots: Path, max_steps: int = 400) -> int:
+def play_by_clicks(page: Any, shots: Path, max_steps: int = 400, pointer: bool = True) -> int:
     """Click the first allowed contract or legal card until the match is over, closing each
     hand's summary with Continue, in as few round trips to the browser as it can: the match is
-    long. The number of moves made."""
+    long. With ``pointer`` each click is Playwright's (the mouse, once the card has stopped
+    moving); without, the element's own ``click()``. The number of moves made."""
     moves, version = 0, None
     for _step in range(max_steps):  # a move made or a summary closed
         found = page.wait_for_function(NEXT_JS, arg=version, timeout=60_000).json_value()
@@ -95,21 +100,33 @@ def play_by_clicks(page: Any, shots: Path, max_steps: int = 400) -> int:
         if moves in (20, 60):
             page.screenshot(path=str(shots))
         version = found["version"]
-        page.click(MOVES[found["kind"]])
+        if pointer:
+            page.click(MOVES[found["kind"]])
+        else:
+            page.evaluate("sel => document.querySelector(sel).click()", FIRST[found["kind"]])
         moves += 1
     raise AssertionError(f"the match did not end within {max_steps} steps ({moves} moves)")
 
 
-@pytest.fixture(scope="module")
-def played(browser: Any, game_server: LiveServer, artifacts: Path) -> Iterator[Any]:
-    """The whole match, played by clicks; the page stays open on the result."""
+@pytest.fixture(
+    scope="module",
+    params=[("standard", 8, True), ("classic20", 20, False)],
+    ids=["standard", "classic20"],
+)
+def played(
+    request: pytest.FixtureRequest, browser: Any, game_server: LiveServer, artifacts: Path
+) -> Iterator[Any]:
+    """The whole match of each plain ruleset, played by clicks; the page stays open on the
+    result."""
+    ruleset, hands, pointer = request.param
     with table_page(
-        browser, game_server.url, level="easy", hands=8, timeout_ms=30_000,
+        browser, game_server.url, level="easy", ruleset=ruleset, hands=hands, timeout_ms=30_000,
         init_script=SUMMARIES_JS,
     ) as (page, match_id):  # fmt: skip
-        page.match_id = match_id
-        page.moves = play_by_clicks(page, artifacts / "table-1280.png")
-        page.screenshot(path=str(artifacts / "standings-1280.png"), full_page=True)
+        page.match_id, page.hands = match_id, hands
+        shots = artifacts / f"table-{ruleset}-1280.png"
+        page.moves = play_by_clicks(page, shots, 800, pointer)
+        page.screenshot(path=str(artifacts / f"standings-{ruleset}-1280.png"), full_page=True)
         yield page
 
 
@@ -118,38 +135,42 @@ def fairness(server: LiveServer, match_id: str) -> Any:
         return json.load(r)
 
 
-def test_a_guest_plays_8_hands_against_easy_bots(played: Any, game_server: LiveServer) -> None:
-    """Every move of seat 0 in the transcript (its two contracts, hands 0 and 4, and its
+def test_a_guest_plays_a_whole_match_against_easy_bots(
+    played: Any, game_server: LiveServer
+) -> None:
+    """Every move of seat 0 in the transcript (its contracts, one hand in four, and its
     cards) was a click; the standings list the four seats and every hand shown was stored
     for Verify deck."""
     assert played.js_errors == []
     hands = fairness(game_server, played.match_id)["hands"]
-    assert [h["declarer"] for h in hands].count(0) == 2
+    declared = [h["declarer"] for h in hands].count(0)
+    assert declared == played.hands // 4
     mine = sum(1 for h in hands for seat, _ in h["plays"] if seat == 0)
-    assert played.moves == 2 + mine
-    assert played.locator("#score-sheet tbody tr").count() == 8
+    assert played.moves == declared + mine
+    assert played.locator("#score-sheet tbody tr").count() == played.hands
     assert played.locator("#standings li").count() == 4
     record = played.evaluate(
         "key => JSON.parse(localStorage.getItem(key))", f"king.match.{played.match_id}"
     )
     assert record["seat"] == 0
-    assert sorted(record["hands"], key=int) == [str(h) for h in range(8)]
+    assert sorted(record["hands"], key=int) == [str(h) for h in range(played.hands)]
 
 
 def test_every_hand_ends_on_a_summary_with_the_score_sheets_numbers(played: Any) -> None:
-    """Each of the 8 hands showed its summary; its points per seat are the score sheet's row
-    for the hand and its totals the sheet's running sums."""
+    """Each hand showed its summary; its points per seat are the score sheet's row for the
+    hand and its totals the sheet's running sums."""
     rows = played.locator("#score-sheet tbody tr").evaluate_all(
         "els => els.map((r) => [...r.querySelectorAll('td')].slice(2)"
         ".map((td) => Number(td.textContent)))"
     )
-    assert len(rows) == 8
+    assert len(rows) == played.hands
     summaries = played.evaluate("window.__summaries")
-    assert sorted(summaries, key=int) == [str(h) for h in range(8)], "a summary for every hand"
+    expected = [str(h) for h in range(played.hands)]
+    assert sorted(summaries, key=int) == expected, "a summary for every hand"
     totals = list(
         itertools.accumulate(rows, lambda a, b: [x + y for x, y in zip(a, b, strict=True)])
     )
-    for hand in range(8):
+    for hand in range(played.hands):
         shown = sorted(summaries[str(hand)], key=lambda r: r["seat"])
         assert [r["points"] for r in shown] == rows[hand], hand
         assert [r["total"] for r in shown] == totals[hand], hand
