@@ -12,6 +12,7 @@ never by waiting for it; the other tests play at the ``instant`` pace.
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ import pytest
 
 from king_engine import MatchState, view_for
 
+from .live_game import call
 from .pages import create_computer_table, table_page
 from .play import wait_for_my_move
 from .servers import LiveServer, load_web_blueprint
@@ -436,7 +438,11 @@ def test_the_standings_wait_for_the_read_that_says_the_match_ended(
             match_id = create_computer_table(page)
         assert not state_of(game, match_id).is_over, "no match reached a 13th trick at its end"
         reload_table(page)
-        held: dict[str, Any] = {"on": True, "served": 0, "body": None, "final": None}
+        token = json.loads(page.evaluate("localStorage.getItem('king.session')"))["token"]
+        # The match as it is before my last card: what the held reads answer.
+        before = call(server.url, "GET", f"/v1/matches/{match_id}", token)
+        assert before["status"] == "active"
+        held: dict[str, Any] = {"on": True, "served": 0, "body": before, "final": None}
 
         def reads(route: Any) -> None:
             response = route.fetch()
