@@ -90,7 +90,9 @@ def test_cards_appear_one_by_one_and_the_trick_goes_to_its_winner(
     with clocked_table(browser, server.url, pace="normal") as (page, match_id):
         wait_for_my_move(page)
         page.click("#contract-picker button[data-move='tricks']")
-        wait_for_my_move(page)
+        # (the picker stays until the contract's answer is drawn: wait for the cards, not for
+        # any move, before the page's time stops)
+        page.wait_for_selector("#hand.active .card.legal")
         page.evaluate(RECORDER_JS)
         pause(page)
         page.locator("#hand.active .card.legal").first.click()
