@@ -748,7 +748,14 @@ def test_a_cancelled_rifki_deal_shows_its_calls_struck_through(
                  token if player is None else player.token,
                  {"client_seed": seeds[seat].hex(), "seat": seat})  # fmt: skip
         page.goto(f"{base}/#/match/{match_id}")
+        # (a move is sent only from a table that has caught up, not while it plays out the
+        # seating; the clock stops once the contract's answer is drawn)
+        page.wait_for_function(
+            "() => document.querySelector('#table')?.dataset.phase !== 'replay'"
+            " && document.querySelector('#contract-picker button[data-move=\"rifki\"]')"
+        )
         page.click('#contract-picker button[data-move="rifki"]')
+        page.wait_for_function("() => !document.querySelector('#contract-picker button')")
         # From here the page's clock moves only when the test moves it: the calls' notes pass
         # as it is moved on, and the redeal's note stays up while it is looked at.
         page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
