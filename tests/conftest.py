@@ -87,7 +87,7 @@ class BrowserTestsTogether(LoadScopeScheduling):
         return "browser" if path.startswith("tests/web/") else path
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own choice by --dist
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's own choice by --dist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> BrowserTestsTogether:
     return BrowserTestsTogether(config, log)
 

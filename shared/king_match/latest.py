@@ -6,9 +6,8 @@ instead of loading the match (``writer.py``; the commit still checks the version
 copy costs a retry, never a wrong write), and the stream of the player whose turn it now is can
 render their view from it.
 
-Decoding a state replays its hand's plays; a copy of a decoded state is far cheaper, so the
-latest decoded state of the matches that moved last is kept too, keyed by its exact text (a
-copy is only ever handed out of that same state). Both are bounded.
+The commit's state is decoded through the store's kept decoded states (``decoded.py``).
+Bounded to the matches followed last.
 
 Locking: one lock, held only for dictionary operations — never across a decode or anything
 that could switch greenlets (``tests/match/test_latest.py`` fails if it is).
@@ -20,16 +19,10 @@ import contextlib
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from king_engine import GameState, game_from_bytes
-
 from .sync import primitives
 
 #: Followed matches whose latest commit is kept (more than a process follows at full load).
 COMMITS_KEEP = 4096
-#: Decoded states kept: the matches that moved last. Few on purpose: a kept state is about
-#: fifteen objects, and at 1,000 matches keeping one for every match was a third of what each
-#: young garbage collection walked; a decode is ~20 µs (docs/performance.md).
-DECODED_KEEP = 256
 
 
 class LastCommit(NamedTuple):
@@ -47,15 +40,13 @@ class LatestCommits:
         self.lock = (new_lock or primitives()[0])()
         #: match id -> its latest commit, oldest first.
         self.commits: dict[str, LastCommit] = {}
-        #: match id -> (state hex, decoded state), oldest first; only copies are handed out.
-        self.decoded: dict[str, tuple[str, GameState]] = {}
 
     # ------------------------------------------------------------------ commits
 
     def put(self, match_id: str, commit: LastCommit) -> None:
         """File ``commit`` as the match's latest (the notifier, for a followed match)."""
         with self.lock:
-            _file(self.commits, match_id, commit, COMMITS_KEEP)
+            file_newest(self.commits, match_id, commit, COMMITS_KEEP)
 
     def forget(self, match_id: str | None = None) -> None:
         """Drop a match's commit (it is no longer followed, or its message was unreadable);
@@ -77,26 +68,8 @@ class LatestCommits:
         last = self.latest(match_id)
         return last if last is not None and last.seq == seq else None
 
-    # ------------------------------------------------------------------ decoded states
 
-    def state(self, match_id: str, state_hex: str) -> GameState:
-        """A private copy of the state ``state_hex`` (decoded once, then copied)."""
-        with self.lock:
-            known = self.decoded.get(match_id)
-        if known is not None and known[0] == state_hex:
-            copy: GameState = known[1].copy()
-            return copy
-        state = game_from_bytes(bytes.fromhex(state_hex))
-        self.keep_state(match_id, state_hex, state.copy())
-        return state
-
-    def keep_state(self, match_id: str, state_hex: str, state: GameState) -> None:
-        """Keep ``state`` (the caller's own copy, never changed again) as ``state_hex``'s."""
-        with self.lock:
-            _file(self.decoded, match_id, (state_hex, state), DECODED_KEEP)
-
-
-def _file(kept: dict[str, Any], match_id: str, value: Any, keep: int) -> None:
+def file_newest(kept: dict[str, Any], match_id: str, value: Any, keep: int) -> None:
     """``kept[match_id] = value`` as the newest entry, dropping the oldest beyond ``keep``."""
     kept.pop(match_id, None)
     if len(kept) >= keep:

@@ -11,9 +11,10 @@ from typing import Any
 
 from redis import Redis
 
-from king_engine import GameState, game_from_bytes
+from king_engine import GameState
 
 from . import eventcodec
+from .decoded import DecodedStates
 from .errors import MatchError, RateLimited
 from .idempotency import Idem, MoveResult
 from .keys import Keys
@@ -49,6 +50,8 @@ class MatchReader:
     def __init__(self, redis: Redis, keys: Keys) -> None:
         self.redis = redis
         self.keys = keys
+        #: The states of the matches read or written last, decoded (the writer keeps its own).
+        self.decoded = DecodedStates()
         self._counted_load = LeanScript(redis, lua_source("counted_load"))
 
     def load(
@@ -77,7 +80,7 @@ class MatchReader:
             raise MatchError("match_not_found", f"no match or table {match_id}")
         record = MatchRecord.from_json(meta, int(ver or 0), int(seq or 0))
         answer = None if idem is None else idem.stored_answer(values[4], values[5])
-        return record, (game_from_bytes(as_bytes(state)) if state else None), answer
+        return record, (self.decoded.state(match_id, as_bytes(state)) if state else None), answer
 
     def moves(self, match_id: str) -> bytes:
         data = self.redis.get(self.keys.moves(match_id))

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from redis import Redis
 
-from king_engine import GameState, KingError, game_from_bytes
+from king_engine import GameState, KingError
 from king_message import FinishedMatch
 
 from . import commit, serving
@@ -175,9 +175,7 @@ class Writer:
         record = MatchRecord.from_json(last.meta, last.version, last.seq)
         if not last.state_hex:
             return record, None
-        if self.commits is None:
-            return record, game_from_bytes(bytes.fromhex(last.state_hex))
-        return record, self.commits.state(match_id, last.state_hex)
+        return record, self.reader.decoded.state(match_id, bytes.fromhex(last.state_hex))
 
     def _commit_change(
         self,
@@ -208,9 +206,9 @@ class Writer:
             return reply.code
         record.version = reply.value
         record.seq = reply.seq
-        if self.commits is not None and change.state is not None:
-            # The followers' "your turn" here will want this state: spare them the decode.
-            self.commits.keep_state(record.match_id, state_bytes.hex(), change.state.copy())
+        if change.state is not None:
+            # The next move's write, and the readers, will want this state: spare the decode.
+            self.reader.decoded.keep(record.match_id, state_bytes, change.state.copy())
         return commit.STORED
 
     def _after_commit(self, change: Change) -> None:

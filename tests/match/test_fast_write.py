@@ -186,19 +186,17 @@ def test_a_key_refused_before_stays_refused_when_its_move_becomes_legal(followed
 def test_the_states_kept_decoded_are_the_last_few_that_moved_and_others_decode(
     followed, monkeypatch
 ):
-    import king_match.latest as latest_module
+    import king_match.decoded as decoded_module
 
-    monkeypatch.setattr(latest_module, "DECODED_KEEP", 2)
+    monkeypatch.setattr(decoded_module, "DECODED_KEEP", 2)
     store, start = followed
     match_ids = [start() for _ in range(3)]
     for match_id in match_ids:
         player, seat, state, version = mover(store, match_id)
         move = fallback_move(state, seat, "f")
         store.play(match_id, player, move, expected_version=version, idempotency_key="k1")
-    assert (
-        list(store.notifier.commits.decoded) == match_ids[1:]
-    )  # the first to move is no longer kept
-    # A move on it is computed from a fresh decode of the commit's text, and is right.
+    assert list(store.reader.decoded) == match_ids[1:]  # the first to move is no longer kept
+    # Its next load decodes the stored text again, and a move from there is right.
     match_id = match_ids[0]
     caught_up(store, match_id)
     player, seat, state, version = mover(store, match_id)
@@ -207,4 +205,4 @@ def test_the_states_kept_decoded_are_the_last_few_that_moved_and_others_decode(
     assert result.version == version + 1
     state.apply(seat, move)
     assert store.load(match_id)[1] == state
-    assert list(store.notifier.commits.decoded) == [match_ids[2], match_id]
+    assert list(store.reader.decoded) == [match_ids[2], match_id]

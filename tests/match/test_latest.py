@@ -1,6 +1,6 @@
-"""The latest-commit cache: bounded, copies only, and its lock never held across a greenlet
-switch (under gevent the lock is a plain OS lock: a greenlet that switched away holding it
-would block its whole worker on the next acquire)."""
+"""The latest-commit cache and the kept decoded states: bounded, copies only, and their lock
+never held across a greenlet switch (under gevent the lock is a plain OS lock: a greenlet that
+switched away holding it would block its whole worker on the next acquire)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ import gevent
 import greenlet
 import pytest
 
+import king_match.decoded as decoded_module
 import king_match.latest as latest_module
 from king_engine import new_match
+from king_match.decoded import DecodedStates
 from king_match.latest import LastCommit, LatestCommits
 
 
@@ -52,6 +54,7 @@ def switches_while_held(cache_class: type[LatestCommits]) -> tuple[int, int]:
         return locks[-1]
 
     cache = cache_class(new_lock)
+    decoded = DecodedStates(new_lock)
     hexes = state_hexes(3)
     seen = [0, 0]
 
@@ -70,7 +73,7 @@ def switches_while_held(cache_class: type[LatestCommits]) -> tuple[int, int]:
             gevent.sleep(0)
             cache.after(match_id, step)
             gevent.sleep(0)
-            cache.state(match_id, state_hex)
+            decoded.state(match_id, bytes.fromhex(state_hex))
             gevent.sleep(0)
             if step % 7 == 0:
                 cache.forget(match_id)
@@ -108,27 +111,28 @@ def test_the_check_sees_a_lock_held_across_a_switch():
 
 
 def test_states_handed_out_are_copies():
-    cache = LatestCommits()
-    state_hex = state_hexes(1)[0]
-    first = cache.state("m", state_hex)
-    seat = first.current_player
-    assert seat is not None
-    first.apply(seat, first.legal_moves(seat)[0])
-    again = cache.state("m", state_hex)
-    assert again.to_bytes().hex() == state_hex  # the kept state did not change with the copy
+    decoded = DecodedStates()
+    data = bytes.fromhex(state_hexes(1)[0])
+    for _ in range(2):  # the decode, then the kept state
+        first = decoded.state("m", data)
+        seat = first.current_player
+        assert seat is not None
+        first.apply(seat, first.legal_moves(seat)[0])
+    again = decoded.state("m", data)
+    assert again.to_bytes() == data  # the kept state did not change with the copies
 
 
 @pytest.mark.parametrize("keep", [1, 3])
 def test_both_caches_are_bounded_oldest_first(monkeypatch, keep):
     monkeypatch.setattr(latest_module, "COMMITS_KEEP", keep)
-    monkeypatch.setattr(latest_module, "DECODED_KEEP", keep)
-    cache = LatestCommits()
+    monkeypatch.setattr(decoded_module, "DECODED_KEEP", keep)
+    cache, decoded = LatestCommits(), DecodedStates()
     state_hex = state_hexes(1)[0]
     for n in range(5):
         cache.put(f"m{n}", LastCommit(n, None, n, "{}", state_hex))
-        cache.state(f"m{n}", state_hex)
+        decoded.state(f"m{n}", bytes.fromhex(state_hex))
     assert list(cache.commits) == [f"m{n}" for n in range(5 - keep, 5)]
-    assert list(cache.decoded) == [f"m{n}" for n in range(5 - keep, 5)]
+    assert list(decoded) == [f"m{n}" for n in range(5 - keep, 5)]
     cache.put("m0", LastCommit(9, None, 9, "{}", state_hex))
     assert list(cache.commits)[-1] == "m0"
     assert cache.after("m0", 9) is not None and cache.after("m0", 8) is None
