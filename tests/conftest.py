@@ -86,6 +86,12 @@ class BrowserTestsTogether(LoadScopeScheduling):
         path = nodeid.split("::", 1)[0]
         return "browser" if path.startswith("tests/web/") else path
 
+    def _assign_work_unit(self, node: Any) -> None:
+        # The browser unit is the longest: it goes to the first process that asks, at once.
+        if "browser" in self.workqueue:
+            self.workqueue.move_to_end("browser", last=False)
+        super()._assign_work_unit(node)
+
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's own choice by --dist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> BrowserTestsTogether:
