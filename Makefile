@@ -26,7 +26,7 @@ demo: $(STAMP)
 
 # Two pytest processes, each with its own servers: one runs the browser tests, the other the
 # rest, a module at a time (tests/conftest.py shares them out; docs/testing.md has the figures).
-XDIST  ?= -n 2
+XDIST  ?= -n 3
 
 ## make test: lint, format check, type check, then every test (a skipped test fails the run;
 ## the 25 slowest are listed at the end). docs/testing.md says how to run a part.

@@ -84,13 +84,20 @@ class BrowserTestsTogether(LoadScopeScheduling):
 
     def _split_scope(self, nodeid: str) -> str:
         path = nodeid.split("::", 1)[0]
-        return "browser" if path.startswith("tests/web/") else path
+        if not path.startswith("tests/web/"):
+            return path
+        return "browser-whole" if path in WHOLE_MATCH_MODULES else "browser"
 
     def _assign_work_unit(self, node: Any) -> None:
-        # The browser unit is the longest: it goes to the first process that asks, at once.
-        if "browser" in self.workqueue:
-            self.workqueue.move_to_end("browser", last=False)
+        # The browser units are the longest: they go to the first processes that ask.
+        for unit in ("browser", "browser-whole"):
+            if unit in self.workqueue:
+                self.workqueue.move_to_end(unit, last=False)
         super()._assign_work_unit(node)
+
+
+#: The browser modules that play whole matches in the page: a unit of their own.
+WHOLE_MATCH_MODULES = ("tests/web/test_konturlu.py", "tests/web/test_full_match.py")
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)  # before xdist's own choice by --dist

@@ -37,6 +37,11 @@ def state_of(game: StubGame, match_id: str) -> MatchState:
     return state
 
 
+def served(game: StubGame, match_id: str) -> Callable[[], int]:
+    """The last event the stand-in has logged for the match (``run_until``'s ``served``)."""
+    return lambda: len(game.matches[match_id].events)
+
+
 def view0(game: StubGame, match_id: str) -> dict[str, Any]:
     """Seat 0's view, as the service would send it."""
     with game.lock:

@@ -25,7 +25,7 @@ from .play import horizontal_overflow, wait_for_my_move
 from .servers import LiveServer, load_web_blueprint
 from .stub_game import StubGame, stub_app
 from .tableclock import clocked_table, pause, run_until
-from .tablekit import advance, reload_table, state_of, view0
+from .tablekit import advance, reload_table, served, state_of, view0
 
 pytestmark = pytest.mark.integration
 
@@ -219,7 +219,9 @@ def test_the_phone_table_fits_the_screen(
         reload_table(page)
         pause(page)  # the summary stays while it is looked at (it closes itself in 1.5 s)
         page.locator("#hand.active .card.legal").first.click()
-        run_until(page, "() => document.querySelector('#hand-summary')")
+        run_until(
+            page, "() => document.querySelector('#hand-summary')", served=served(game, match_id)
+        )
         fits_sideways(page)
         page.screenshot(path=str(artifacts / "table-summary-390.png"))
         page.click("#summary-continue")

@@ -29,7 +29,15 @@ from .play import wait_for_my_move
 from .servers import LiveServer, load_web_blueprint
 from .stub_game import StubGame, stub_app
 from .tableclock import clocked_table, now, pause, run_until, run_until_my_move
-from .tablekit import advance, english_name, reload_table, state_of, turkish_name, view0
+from .tablekit import (
+    advance,
+    english_name,
+    reload_table,
+    served,
+    state_of,
+    turkish_name,
+    view0,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -96,9 +104,9 @@ def test_cards_appear_one_by_one_and_the_trick_goes_to_its_winner(
         page.evaluate(RECORDER_JS)
         pause(page)
         page.locator("#hand.active .card.legal").first.click()
-        run_until(page, FELT_HAS_JS, 3)
+        run_until(page, FELT_HAS_JS, 3, served=served(game, match_id))
         page.screenshot(path=str(artifacts / "table-pacing-1280.png"))
-        run_until_my_move(page)
+        run_until_my_move(page, served=served(game, match_id))
         felt = page.evaluate("window.__felt")
         trick = view0(game, match_id)["tricks"][0]
         assert page.js_errors == []
@@ -269,7 +277,11 @@ def test_the_last_trick_and_the_hands_summary_show_the_hands_numbers(
 
         pause(page)
         page.locator("#hand.active .card.legal").first.click()
-        run_until(page, "() => document.querySelector(`#hand-summary[data-hand='0']`)")
+        run_until(
+            page,
+            "() => document.querySelector(`#hand-summary[data-hand='0']`)",
+            served=served(game, match_id),
+        )
         page.screenshot(path=str(artifacts / "table-summary-1280.png"))
         events = game.matches[match_id].events
         won = Counter(e["seat"] for e in events if e["type"] == "trick_won" and e["hand"] == 0)
@@ -323,7 +335,7 @@ def test_the_summary_closes_itself_after_the_paces_time(
             page.evaluate(SUMMARY_TIMES_JS)
             pause(page)
             page.locator("#hand.active .card.legal").first.click()
-            run_until(page, "() => window.__summary.shown")
+            run_until(page, "() => window.__summary.shown", served=served(game, match_id))
             shown = page.evaluate("window.__summary.shown")
             page.clock.run_for(shown + summary_ms - 100 - now(page))
             assert page.locator(f"#hand-summary[data-hand='{hand}']").count() == 1
@@ -398,7 +410,12 @@ def test_a_hand_the_bots_finish_between_two_polls_still_ends_on_its_summary(
         page.evaluate(RECORDER_JS)
         pause(page)
         page.locator("#hand.active .card.legal").first.click()
-        run_until(page, "h => document.querySelector(`#hand-summary[data-hand='${h}']`)", hand)
+        run_until(
+            page,
+            "h => document.querySelector(`#hand-summary[data-hand='${h}']`)",
+            hand,
+            served=served(game, match_id),
+        )
         assert True in resets, "the poll answered reset"
         events = game.matches[match_id].events
         scored = next(e for e in events if e["type"] == "hand_scored" and e["hand"] == hand)
