@@ -62,6 +62,7 @@ __all__ = [
     "StackSettings",
     "busy_ports",
     "components",
+    "port_listener",
     "process_group_alive",
     "project_root",
     "running_stack_state",
@@ -642,16 +643,67 @@ def running_stack_state(data_dir: Path) -> dict[str, Any] | None:
 
 
 def busy_ports(settings: StackSettings) -> list[int]:
-    """The stack's web ports that something already listens on (a plain bind fails even
-    beside SO_REUSEPORT listeners, such as another stack's gunicorn)."""
+    """The stack's web ports that something listens on.
+
+    The probe binds as gunicorn does, with ``SO_REUSEADDR``: a port whose only sockets are
+    connections of a server that has stopped (``FIN-WAIT-2``, ``TIME-WAIT``: a browser tab was
+    still connected to the last stack) is free for gunicorn, so it is free here. A listener
+    still fails the bind, ``SO_REUSEPORT`` ones (another stack's gunicorn) included."""
     busy = []
     for port in (settings.game_port, settings.rating_port):
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 sock.bind((settings.host, port))
             except OSError:
                 busy.append(port)
     return busy
+
+
+def _listening_inodes(port: int) -> set[str]:
+    """The inodes of the TCP sockets listening on ``port`` (any address), from /proc/net."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table, encoding="ascii") as lines:
+            next(lines, None)  # (the column titles)
+            for line in lines:
+                # "sl local_address rem_address st ... inode": the address is HEX:HEXPORT.
+                fields = line.split()
+                listening = len(fields) > 9 and fields[3] == "0A"  # (0A: LISTEN)
+                if listening and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    found.add(fields[9])
+    return found
+
+
+def port_listener(port: int) -> str:
+    """Who listens on TCP ``port``, for a message: "pid 123 (python -m gunicorn ...)", or
+    "a process of another user" when /proc does not say whose socket it is ("" without
+    /proc, or when nothing listens)."""
+    inodes = _listening_inodes(port)
+    if not inodes:
+        return ""
+    wanted = {f"socket:[{inode}]" for inode in inodes}
+    for entry in sorted(Path("/proc").iterdir(), key=lambda p: (len(p.name), p.name)):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fds = list((entry / "fd").iterdir())
+        except OSError:  # gone, or another user's
+            continue
+        links = set()
+        for fd in fds:
+            with contextlib.suppress(OSError):  # (closed since: the listing's own, say)
+                links.add(os.readlink(fd))
+        if links & wanted:
+            try:
+                raw = (entry / "cmdline").read_bytes()
+            except OSError:
+                raw = b""
+            command = raw.replace(b"\0", b" ").decode("utf-8", "replace").strip()
+            if len(command) > 100:
+                command = command[:99] + "…"
+            return f"pid {entry.name} ({command})" if command else f"pid {entry.name}"
+    return "a process of another user"
 
 
 # --------------------------------------------------------------------------- the stack
@@ -779,9 +831,13 @@ class Stack:
         self._lock_fd = fd
         busy = busy_ports(settings)
         if busy:
+            listeners = []
+            for port in busy:
+                who = port_listener(port)
+                listeners.append(f"{port} ({who} listens on it)" if who else str(port))
             raise StackError(
-                f"port {', '.join(map(str, busy))} on {settings.host} is in use (another "
-                "stack?); stop it, or choose KING_GAME_PORT / KING_RATING_PORT"
+                f"port {', '.join(listeners)} on {settings.host} is in use (another stack?); "
+                "stop it, or choose KING_GAME_PORT / KING_RATING_PORT"
             )
         self._write_state(ready=False)
         # This folder is ours now: last run's metric files go (counters restart at zero).
