@@ -1,8 +1,9 @@
 """Gunicorn settings for the game service (``gunicorn -c deploy/gunicorn_game.py
 'king_game.app:create_app()'``).
 
-Worker class: **gevent** (``king_game.gworker.GameWorker``: gunicorn's ``gevent_pywsgi`` worker
-with an idle limit on keep-alive connections). The game API has two kinds of traffic. Most
+Worker class: **gevent** (``king_game.gworker.GameWorker``: the web services' worker,
+``king_web.gworker.ServiceWorker``, gunicorn's ``gevent_pywsgi`` with read deadlines, plus the
+game's heartbeat). The game API has two kinds of traffic. Most
 requests are short (read a view, play a card: a millisecond or two of CPU and one or two Redis
 round trips). But every player also keeps a request *open* for minutes: a long-poll (up to 25 s)
 or an NDJSON stream that lasts the whole match. With ``gthread`` each open request pins one OS
@@ -28,8 +29,8 @@ bind = os.environ.get("GAME_BIND", "0.0.0.0:8000")
 # Two workers per core: the CPU-bound part (JSON, the engine) is spread over the cores; the
 # waiting part is gevent's.
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# gevent's own HTTP server (pywsgi) in each worker, with gunicorn's keep-alive limit and C header
-# parser: about half the CPU per request of gunicorn's gevent worker (king_game/gworker.py).
+# gevent's own HTTP server (pywsgi) in each worker, with read deadlines and gunicorn's C header
+# parser: about half the CPU per request of gunicorn's gevent worker (king_web/gworker.py).
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "king_game.gworker.GameWorker")
 # Open connections per worker (streams and long-polls included) before gunicorn stops
 # accepting more on that worker.
@@ -50,8 +51,13 @@ preload_app = False
 # not affected; they end themselves after GAME_STREAM_MAX_S and clients reconnect with after=.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
-# Seconds an idle keep-alive connection may wait for its next request line.
+# Seconds an idle keep-alive connection may wait for its next request line (and a new one for
+# its first) before it is closed.
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "30"))
+# The other read deadlines (seconds) are read by the worker itself from the environment:
+# GUNICORN_HEADER_TIMEOUT (default 10), the header section after the request line, and
+# GUNICORN_BODY_TIMEOUT (default 30), the body after the headers; past either the client gets
+# a 408 problem and the connection is closed. A stream is one request: not affected.
 
 # Logs to stderr; the access log is off by default (a line per move is noise at 1,000 moves/s).
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None

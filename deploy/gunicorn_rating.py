@@ -1,9 +1,16 @@
 """Gunicorn settings for the rating service (``gunicorn -c deploy/gunicorn_rating.py``).
 
 The rating API answers short reads from Postgres (a player's rating, a weekly board, an
-archived match) and holds no long-lived connections, so plain pre-forked workers with a few
-threads each are the right shape: a thread waiting on Postgres does not hold up the others, and
-nothing here needs gevent's thousands of open streams (that is the game service's concern).
+archived match). Its workers are the web services' gevent worker
+(``king_web.gworker.ServiceWorker``, the game service's too): each connection is a greenlet,
+so clients that hold connections open (idle keep-alive connections, a client sending its
+request a byte at a time) cost a few KB each and never take the place of a request being
+served. (With ``gthread``, 2 workers of 4 threads, eight slow clients held every thread and
+``/healthz`` went unanswered for a minute.) The worker also bounds how long a client may take
+to send its request, and reads the body before the app runs (see below).
+
+psycopg 3, psycopg-pool and redis-py cooperate with gevent's monkey-patching, which gunicorn
+applies in each worker before it loads the app (no ``preload_app``): see king_web/gworker.py.
 Every value can be overridden from the environment, which is how the Compose file and the
 Kubernetes manifests size it.
 """
@@ -20,10 +27,17 @@ bind = os.environ.get("RATING_BIND", "0.0.0.0:8002")
 # WEB_CONCURRENCY from their CPU limit (one pod = one core = 2 workers), and scale by replicas.
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 
-# "gthread": a sync worker with a thread pool. Requests are short and block only on Postgres,
-# whose pool (RATING_DB_POOL_MAX) is shared by a worker's threads.
-worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# The web services' gevent worker (gunicorn's gevent_pywsgi with read deadlines, see
+# king_web/gworker.py). A request's wait on Postgres or Redis yields to the worker's other
+# requests; the Postgres pool (RATING_DB_POOL_MAX) is shared by a worker's greenlets.
+worker_class = "king_web.gworker.ServiceWorker"
+# Open connections per worker (idle keep-alive ones included) before it stops accepting more.
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
+
+# Read deadlines (seconds), read by the worker itself from the environment:
+# GUNICORN_HEADER_TIMEOUT (default 10), the header section after the request line, and
+# GUNICORN_BODY_TIMEOUT (default 30), the body after the headers; past either the client gets
+# a 408 problem and the connection is closed. The request line's deadline is ``keepalive``.
 
 # A request that takes longer than this is stuck (the slowest query is a weekly board page):
 # gunicorn's master kills and replaces the worker.
@@ -34,8 +48,9 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 # terminationGracePeriodSeconds (30 s in deploy/k8s) so the pod is never killed mid-request.
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
 
-# Keep idle client connections (a load balancer's) open briefly so they can be reused.
-keepalive = 5
+# Seconds an idle keep-alive connection (a load balancer's) may wait for its next request
+# line, and a new connection for its first, before it is closed.
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "5"))
 
 # gunicorn's runtime control socket is not used (one per host path would clash between the
 # services of one machine); operators use signals and the orchestrator instead.
@@ -80,11 +95,7 @@ if os.environ.get("KING_LOG_FORMAT", "").lower() == "json" or (
 def post_worker_init(worker: Any) -> None:
     """Make sure the app has its metrics and request log (a no-op once create_app does it),
     and report the length of the queues (read from Redis at each scrape: the same numbers
-    from every copy, so any one service exposing them is enough). The requests gunicorn
-    itself refuses (a garbage request line, ambiguous framing) get problem+json answers."""
-    from king_web.wire import install_gunicorn_error_answers
-
-    install_gunicorn_error_answers()
+    from every copy, so any one service exposing them is enough)."""
     try:
         from flask import Flask
         from king_metrics import install, watch_queues

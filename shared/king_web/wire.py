@@ -2,20 +2,16 @@
 garbage request line, a header section too large, ambiguous framing), before any WSGI app runs.
 
 These answers have the same problem+json shape as the apps' own, so a client reads every
-error the same way. Standard library only: the game worker imports this before gevent has
-patched the process.
+error the same way. Standard library only: the web services' worker (``king_web.gworker``)
+imports this before gevent has patched the process.
 
-* ``problem_answer`` — a whole HTTP/1.1 answer (head and body) that closes the connection;
-* ``install_gunicorn_error_answers`` — gunicorn's own workers (the rating service's gthread)
-  write their refusals through ``gunicorn.util.write_error``, an HTML page; this replaces that
-  one function (the only seam onto gunicorn internals here; docs/library-seams.md).
+``problem_answer`` is a whole HTTP/1.1 answer (head and body) that closes the connection.
 """
 
 from __future__ import annotations
 
 import json
 from http import HTTPStatus
-from typing import Any
 
 #: Every service's problem ``type`` is this prefix and the body's ``code``: one absolute URI
 #: scheme for all of them, so a code means the same problem whichever service sent it. The
@@ -30,6 +26,7 @@ CODES_BY_STATUS: dict[int, str] = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    408: "request_timeout",
     413: "payload_too_large",
     414: "uri_too_long",
     415: "unsupported_media_type",
@@ -67,27 +64,3 @@ def problem_answer(status: int, detail: str) -> bytes:
 
 #: What a refused request says (never echoing the client's bytes back).
 REFUSED_DETAIL = "the request line or headers could not be read, or frame the body ambiguously"
-
-
-_DETAILS = {
-    400: REFUSED_DETAIL,
-    414: "the request line is too long",
-    431: "the header section is too large",
-    500: "the server could not answer this request",
-}
-
-
-def _gunicorn_write_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
-    # Same signature as gunicorn.util.write_error (gunicorn/workers/base.py calls it); the
-    # message is not echoed: it quotes the client's bytes.
-    from gunicorn import util
-
-    detail = _DETAILS.get(status_int, HTTPStatus(status_int).phrase)
-    util.write_nonblock(sock, problem_answer(status_int, detail))
-
-
-def install_gunicorn_error_answers() -> None:
-    """Make gunicorn's own refusals problem+json (call once per process, before serving)."""
-    from gunicorn import util
-
-    util.write_error = _gunicorn_write_error

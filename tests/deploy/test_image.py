@@ -82,7 +82,7 @@ def test_gunicorn_settings_load_and_are_explained(config: str) -> None:
         [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
     )
     worker_class, workers, timeout, graceful = result.stdout.split()
-    assert worker_class in ("sync", "gthread", "gevent")
+    assert worker_class in ("sync", "gthread", "gevent", "king_web.gworker.ServiceWorker")
     assert int(workers) >= 1 and int(timeout) > 0 and int(graceful) > 0
     text = path.read_text(encoding="utf-8")
     for setting in ("worker_class", "workers", "timeout", "graceful_timeout"):
@@ -123,10 +123,13 @@ def test_web_pods_outlive_gunicorns_graceful_shutdown() -> None:
         assert pod["terminationGracePeriodSeconds"] > graceful + pause, config
 
 
-def test_the_game_service_keeps_streams_off_the_json_endpoints() -> None:
-    """Thousands of open long-polls and streams need a greenlet worker, not threads."""
-    path = ROOT / "deploy" / "gunicorn_game.py"
-    assert path.is_file(), "deploy/gunicorn_game.py is missing"
+@pytest.mark.parametrize("config", ["gunicorn_game.py", "gunicorn_rating.py"])
+def test_the_web_services_give_no_thread_to_a_waiting_connection(config: str) -> None:
+    """Thousands of open long-polls and streams (the game), and clients that are slow to send
+    their request or idle on a keep-alive connection (both), need a greenlet worker: with a
+    thread per connection a few of them stop the service."""
+    path = ROOT / "deploy" / config
+    assert path.is_file(), f"deploy/{config} is missing"
     from gunicorn.util import load_class
     from gunicorn.workers.ggevent import GeventWorker
 

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from king_web.gworker import framing_problem, read_headers
 
 from king_devservers import free_port
-from king_game.gworker import framing_problem, read_headers
 
 APP = """
 import time
@@ -312,12 +312,11 @@ def _big_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
 )
 def test_an_answer_goes_out_as_pywsgi_writes_it_with_fewer_sends(app, pywsgi_sends, our_sends):
     from gunicorn.workers.ggevent import PyWSGIHandler
-
-    from king_game.gworker import GameHandler
+    from king_web.gworker import ServiceHandler
 
     request = b"GET /m HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
     theirs, their_sends = _served_in_process(PyWSGIHandler, app, request)
-    ours, sends = _served_in_process(GameHandler, app, request)
+    ours, sends = _served_in_process(ServiceHandler, app, request)
     assert ours == theirs
     assert b"200 OK" in ours
     # pywsgi: gevent's sendall each time (it asks the kernel for the buffer size first);
@@ -329,13 +328,12 @@ def test_a_keep_alive_connection_keeps_nothing_of_its_last_request_while_it_wait
     import gevent
     import gevent.socket
     from gevent.pywsgi import WSGIServer
-
-    from king_game.gworker import GameHandler
+    from king_web.gworker import ServiceHandler
 
     ours, client = gevent.socket.socketpair()
     server = WSGIServer(("127.0.0.1", 0), _move_app)
     server.log = type("Log", (), {"access_log_enabled": False})()
-    handler = GameHandler(ours, ("127.0.0.1", 1), server)
+    handler = ServiceHandler(ours, ("127.0.0.1", 1), server)
     worker = gevent.spawn(handler.handle)
     try:
         for _ in range(2):  # the same connection serves a second request after the drop
@@ -359,15 +357,14 @@ def _body_app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
 
 def test_a_body_that_turns_out_unreadable_half_way_gets_a_problem():
     from gunicorn.workers.ggevent import PyWSGIHandler
-
-    from king_game.gworker import GameHandler
+    from king_web.gworker import ServiceHandler
 
     request = (
         b"POST /m HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
         b"4\r\nabcd\r\nzz\r\n"  # the second chunk's size is not hex
     )
     theirs, _ = _served_in_process(PyWSGIHandler, _body_app, request)
-    ours, _ = _served_in_process(GameHandler, _body_app, request)
+    ours, _ = _served_in_process(ServiceHandler, _body_app, request)
     assert theirs.startswith(b"HTTP/1.1 400") and b"problem+json" not in theirs
     head, _, body = ours.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n")
@@ -377,23 +374,25 @@ def test_a_body_that_turns_out_unreadable_half_way_gets_a_problem():
 
 
 def test_the_pywsgi_and_gunicorn_internals_the_worker_relies_on_are_there():
-    """GameHandler and GameWorker override private parts of gevent's pywsgi and gunicorn
+    """ServiceHandler and ServiceWorker override private parts of gevent's pywsgi and gunicorn
     (docs/library-seams.md); the tests above show the behaviour, this one names what an
-    upgrade must keep. Each method GameHandler defines overrides one of pywsgi's handler with
-    the same parameters; the per-request attributes it drops, and the ones it sets, are class
-    attributes there; gunicorn's worker has the ``wsgi_handler`` that GameWorker replaces, and
-    its logger says whether the access log is on."""
+    upgrade must keep. Each method ServiceHandler defines overrides one of pywsgi's handler with
+    the same parameters (but ``_read_body``, its own); the per-request attributes it drops, and
+    the ones it reads and sets, are class attributes there; pywsgi's ``Input`` takes the
+    arguments the body read gives it; gunicorn's worker has the ``wsgi_handler`` that
+    ServiceWorker replaces, and its logger says whether the access log is on."""
     import inspect
 
     from gevent import pywsgi
     from gunicorn.config import Config
     from gunicorn.glogging import Logger
     from gunicorn.workers.ggevent import GeventPyWSGIWorker, PyWSGIHandler
+    from king_web.gworker import _PER_REQUEST, ServiceHandler, ServiceWorker
 
-    from king_game.gworker import _PER_REQUEST, GameHandler, GameWorker
+    from king_game.gworker import GameWorker
 
-    for name, ours in vars(GameHandler).items():
-        if not inspect.isfunction(ours):
+    for name, ours in vars(ServiceHandler).items():
+        if not inspect.isfunction(ours) or name == "_read_body":
             continue
         theirs = getattr(PyWSGIHandler, name, None)
         assert inspect.isfunction(theirs), f"pywsgi's handler has no {name}"
@@ -402,9 +401,19 @@ def test_the_pywsgi_and_gunicorn_internals_the_worker_relies_on_are_there():
             continue  # (MessageClass(self, *args): ours names its first argument)
         assert list(inspect.signature(ours).parameters) == [p.name for p in their_params], name
     handler_defaults = vars(pywsgi.WSGIHandler)
-    for name in (*_PER_REQUEST, "response_length", "code", "status", "close_connection"):
+    names = ("response_length", "code", "status", "close_connection", "content_length")
+    for name in (*_PER_REQUEST, *names):
         assert name in handler_defaults, name
-    assert issubclass(GameWorker, GeventPyWSGIWorker)
+    assert inspect.isfunction(PyWSGIHandler._connection_upgrade_requested)
+    assert list(inspect.signature(pywsgi.Input).parameters) == [
+        "rfile",
+        "content_length",
+        "socket",
+        "chunked_input",
+    ]
+    assert issubclass(pywsgi._InvalidClientInput, OSError)
+    assert issubclass(GameWorker, ServiceWorker)
+    assert issubclass(ServiceWorker, GeventPyWSGIWorker)
     assert GeventPyWSGIWorker.wsgi_handler is PyWSGIHandler  # (that it is used: the idle tests)
     config = Config()
     assert Logger(config).access_log_enabled is False
@@ -550,13 +559,13 @@ def test_the_rating_service_refuses_ambiguous_framing_too(rating_server, shape):
     [
         (b"GARBAGE\r\n\r\n", 400),
         (b"GET /healthz HTTP/1.1\r\nBad Name: 1\r\n\r\n", 400),
-        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),  # (over 8 KB)
     ],
     ids=["garbage request line", "bad header name", "request line too long"],
 )
 def test_the_rating_services_http_level_errors_are_problems(rating_server, raw, status):
-    """gunicorn's own refusals (its gthread worker, before the app) are problem+json too
-    (``king_web.wire.install_gunicorn_error_answers``), not its HTML page."""
+    """The worker's own refusals (before the app) are problem+json in the rating service
+    too (``king_web.wire.problem_answer``), not an HTML page or an empty body."""
     problem = _problem(_exchange(rating_server, raw))
     assert problem["status"] == status, problem
 

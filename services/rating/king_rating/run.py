@@ -40,6 +40,10 @@ def main(argv: list[str] | None = None) -> int:
             args.bind,
             "--workers",
             str(args.workers),
+            # The deployed worker (deploy/gunicorn_rating.py): a greenlet per connection, so
+            # slow or idle clients cannot take every thread; read deadlines on each request.
+            "--worker-class",
+            "king_web.gworker.ServiceWorker",
             "king_rating.app:create_app()",
         ]
     )
