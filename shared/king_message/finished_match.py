@@ -39,6 +39,17 @@ resigned) is placed below every player who did not; ``forfeit_order`` counts for
 ``ruleset`` is the engine's name of the ruleset. Ratings are kept per ruleset, for the names in
 ``rulesets.RATED_RULESETS``; the rating service refuses a rated match of any other ruleset.
 
+Every field is bounded, far beyond what a real match reaches but short of what could stop the
+rating service (a date near ``datetime``'s limits overflows its week arithmetic; a huge name or
+transcript fills the archive): timestamps lie in [``EARLIEST``, ``LATEST``), ``player_id`` and
+``name`` have at most ``MAX_ID_CHARS`` and ``MAX_NAME_CHARS`` characters, ``ruleset`` at most
+``MAX_RULESET_CHARS``, a total is within ``±MAX_TOTAL``, and the message's JSON (so its
+transcript above all) has at most ``MAX_MESSAGE_CHARS`` characters. A message outside them is
+refused with a ``ValueError`` like any other malformed message. The size is checked where the
+message is text: ``from_json`` refuses a longer text before parsing it, ``from_dict`` a dict
+whose JSON is longer, and ``to_json`` will not write one; so a message read from the queue is
+never serialized again just to measure it.
+
 Only the standard library is used here, so any service (and any outside program) can build and
 check a message.
 """
@@ -54,7 +65,14 @@ from typing import Any, Final, Literal, TypeVar, cast
 T = TypeVar("T")
 
 __all__ = [
+    "EARLIEST",
     "INGEST_JOB_FUNCTION",
+    "LATEST",
+    "MAX_ID_CHARS",
+    "MAX_MESSAGE_CHARS",
+    "MAX_NAME_CHARS",
+    "MAX_RULESET_CHARS",
+    "MAX_TOTAL",
     "RATINGS_QUEUE",
     "SCHEMA_VERSION",
     "FinishedMatch",
@@ -79,6 +97,21 @@ OUTCOMES: Final = ("finished", "forfeit", "aborted")
 HANDS_CHOICES: Final = (8, 10, 12, 20, 32)  # every ruleset's match lengths
 SEATS: Final = 4
 
+# The bounds of a message (module docstring). A real match stays far inside them: names are at
+# most 40 characters as typed (king_game.names.MAX_NAME), the longest transcript (32 hands of
+# konturlu) is about 20 KB of JSON, and totals are hundreds of points.
+#: No timestamp is earlier: the service did not exist before it.
+EARLIEST: Final = datetime(2020, 1, 1, tzinfo=UTC)
+#: Every timestamp is earlier: far from ``datetime.max``, so no week arithmetic overflows.
+LATEST: Final = datetime(2100, 1, 1, tzinfo=UTC)
+MAX_ID_CHARS: Final = 128
+MAX_NAME_CHARS: Final = 128
+MAX_RULESET_CHARS: Final = 64
+#: A seat's total lies within ±MAX_TOTAL.
+MAX_TOTAL: Final = 1_000_000
+#: A message's JSON, in characters (``to_json``'s form; bytes for a ``bytes`` text).
+MAX_MESSAGE_CHARS: Final = 256 * 1024
+
 
 def job_id_for(match_id: str) -> str:
     """The deterministic RQ job id for a match (letters, digits and ``-`` only)."""
@@ -90,10 +123,13 @@ def parse_utc(text: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"not an ISO 8601 timestamp: {text!r}") from exc
+        raise ValueError(f"not an ISO 8601 timestamp: {text[:64]!r}") from exc
     if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError(f"timestamp without a UTC offset: {text!r}")
-    return moment.astimezone(UTC)
+        raise ValueError(f"timestamp without a UTC offset: {text[:64]!r}")
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError as exc:  # 9999-12-31T23:59:59-01:00 is in year 10000 in UTC
+        raise ValueError(f"timestamp out of range: {text[:64]!r}") from exc
 
 
 def format_utc(moment: datetime) -> str:
@@ -158,13 +194,13 @@ class FinishedMatch:
             raise ValueError(f"outcome: must be one of {OUTCOMES}, got {self.outcome!r}")
         _require_type("ranked", self.ranked, bool)
         _require_type("ruleset", self.ruleset, str)
-        if not self.ruleset:
-            raise ValueError("ruleset: must not be empty")
+        if not 1 <= len(self.ruleset) <= MAX_RULESET_CHARS:
+            raise ValueError(f"ruleset: must be 1-{MAX_RULESET_CHARS} characters")
         _require_int("hands", self.hands)
         if self.hands not in HANDS_CHOICES:
             raise ValueError(f"hands: must be one of {HANDS_CHOICES}, got {self.hands!r}")
-        started = parse_utc(_require_type("started_at", self.started_at, str))
-        ended = parse_utc(_require_type("ended_at", self.ended_at, str))
+        started = _moment("started_at", self.started_at)
+        ended = _moment("ended_at", self.ended_at)
         if ended < started:
             raise ValueError("ended_at: earlier than started_at")
         if not isinstance(self.fairness, dict):
@@ -182,12 +218,18 @@ class FinishedMatch:
             if seat.seat != index:
                 raise ValueError(f"{where}.seat: seats must be listed 0-3 in order")
             _require_type(f"{where}.player_id", seat.player_id, str)
-            if not seat.player_id or len(seat.player_id) > 128:
-                raise ValueError(f"{where}.player_id: must be 1-128 characters")
+            if not 1 <= len(seat.player_id) <= MAX_ID_CHARS:
+                raise ValueError(f"{where}.player_id: must be 1-{MAX_ID_CHARS} characters")
             _require_type(f"{where}.name", seat.name, str)
+            if len(seat.name) > MAX_NAME_CHARS:
+                raise ValueError(
+                    f"{where}.name: at most {MAX_NAME_CHARS} characters, got {len(seat.name)}"
+                )
             _require_type(f"{where}.is_bot", seat.is_bot, bool)
             _require_type(f"{where}.is_guest", seat.is_guest, bool)
             _require_int(f"{where}.total", seat.total)
+            if not -MAX_TOTAL <= seat.total <= MAX_TOTAL:
+                raise ValueError(f"{where}.total: must be within ±{MAX_TOTAL}")
             _require_int(f"{where}.place", seat.place)
             if not 1 <= seat.place <= SEATS:
                 raise ValueError(f"{where}.place: must be 1-4")
@@ -199,7 +241,7 @@ class FinishedMatch:
                 if not 1 <= seat.forfeit_order <= SEATS:
                     raise ValueError(f"{where}.forfeit_order: must be 1-4")
                 if seat.left_at is not None:
-                    parse_utc(_require_type(f"{where}.left_at", seat.left_at, str))
+                    _moment(f"{where}.left_at", seat.left_at)
             elif seat.forfeit_order is not None or seat.left_at is not None:
                 raise ValueError(f"{where}: forfeit_order/left_at given for a seat that stayed")
         humans = [seat.player_id for seat in self.players if not seat.is_bot]
@@ -247,11 +289,31 @@ class FinishedMatch:
         return data
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
+        """The message's JSON text; ``ValueError`` if longer than ``MAX_MESSAGE_CHARS``."""
+        try:
+            text = json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
+        except RecursionError as exc:
+            raise ValueError("fairness: nested too deeply") from exc
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"message: not JSON ({exc})") from exc
+        _check_size(len(text))
+        return text
 
     @classmethod
     def from_dict(cls, data: object) -> FinishedMatch:
         """Build and validate a message from decoded JSON; ``ValueError`` if malformed."""
+        try:
+            size = len(json.dumps(data, ensure_ascii=False))
+        except RecursionError as exc:
+            raise ValueError("message: nested too deeply") from exc
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"message: not JSON ({exc})") from exc
+        _check_size(size)
+        return cls._from_decoded(data)
+
+    @classmethod
+    def _from_decoded(cls, data: object) -> FinishedMatch:
+        """``from_dict`` without the size check (``from_json`` checked the text)."""
         if not isinstance(data, dict):
             raise ValueError("message: must be a JSON object")
         known = {
@@ -294,11 +356,16 @@ class FinishedMatch:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> FinishedMatch:
+        # Checked before parsing: a huge text costs its parse whatever it holds.
+        if isinstance(text, str | bytes):
+            _check_size(len(text))
         try:
             data = json.loads(text)
+        except RecursionError as exc:
+            raise ValueError("message: not valid JSON (nested too deeply)") from exc
         except (TypeError, ValueError) as exc:
             raise ValueError(f"message: not valid JSON ({exc})") from exc
-        return cls.from_dict(data)
+        return cls._from_decoded(data)
 
 
 _SEAT_FIELDS: Final = frozenset(
@@ -340,6 +407,28 @@ def _seat_from_dict(index: int, entry: object) -> SeatResult:
         left_at=entry.get("left_at"),
         is_guest=entry.get("is_guest", False),
     )
+
+
+def _moment(name: str, value: object) -> datetime:
+    """A timestamp field, parsed, inside [EARLIEST, LATEST)."""
+    try:
+        moment = parse_utc(_require_type(name, value, str))
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from exc
+    if not EARLIEST <= moment < LATEST:
+        raise ValueError(
+            f"{name}: {format_utc(moment)} is outside [{format_utc(EARLIEST)}, "
+            f"{format_utc(LATEST)})"
+        )
+    return moment
+
+
+def _check_size(size: int) -> None:
+    if size > MAX_MESSAGE_CHARS:
+        raise ValueError(
+            f"message: {size} characters of JSON, at most {MAX_MESSAGE_CHARS} "
+            "(the fairness transcript is most of it)"
+        )
 
 
 def _require_type(name: str, value: object, kind: type[T]) -> T:
