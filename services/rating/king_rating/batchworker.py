@@ -16,9 +16,10 @@ one:
    rated match of a ruleset that has no ratings) is a poison message: it goes to the
    failed-job registry with its reason and the batch goes on without it.
 3. **Ingest.** ``batch.ingest_batch``: one transaction for the valid messages, in queue order,
-   the match id the idempotency key. If Postgres refuses the batch for its data, it is split
-   in halves until the one match it cannot take is alone, and that one fails with the
-   database's reason. If Postgres cannot be reached, the batch stays claimed and is tried
+   the match id the idempotency key. If the batch fails for anything but a lost database (
+   Postgres refuses a match's data, or applying a match raises), it is split in halves until
+   the one match at fault is alone, and that one fails with its reason: the rest of the batch
+   is archived and rated. If Postgres cannot be reached, the batch stays claimed and is tried
    again with a growing pause (``--burst``: it goes back to the head of the queue and the
    worker exits with an error).
 4. **Finish.** One pipeline marks every job finished (status, result with what ingestion did,
@@ -27,14 +28,24 @@ one:
 The loop keeps Postgres busy: while one batch's transaction runs, a second thread claims and
 reads the next batch and finishes the one before (steps 1, 2 and 4 are Redis and Python, step 3
 is Postgres), so a worker holds at most two batches in flight, in claim order in its in-flight
-list; finishing a batch trims its ids off the head of that list.
+list; finishing a batch trims its ids off the head of that list. That second claim does not
+wait for jobs: when the queue is empty, a batch is finished as soon as it is ingested, not
+when the next job comes.
 
-A worker that dies (crash, kill, lost host) stops refreshing its ``alive`` key; every worker
-checks the other batch workers' keys when it starts and every ``alive_ttl_s`` after, and puts
-a dead worker's in-flight jobs back at the head of the queue, in their order. A batch that had
-been committed before the death is then ingested again as duplicates, so it is applied once.
-Due jobs in the queue's scheduled registry (retries left by RQ's own worker) are moved back
-to the queue by the same check.
+A worker that stops with an error gives its in-flight jobs back to the head of the queue
+itself. One that dies without a word (kill, lost host, Redis away at that moment) stops
+refreshing its ``alive`` key; every worker checks the other batch workers' keys when it starts
+and every ``alive_ttl_s`` after, and puts a dead worker's in-flight jobs back at the head of the
+queue, in their order. The workers set lists every worker that may hold claimed jobs (a claim
+adds its worker; only giving its list back removes it), and a worker that starts also scans
+for in-flight lists by key, so no list is left behind whatever way its worker ended. A batch
+that had been committed before the death is then ingested again as duplicates, so it is
+applied once. Due jobs in the queue's scheduled registry (retries left by RQ's own worker) are
+moved back to the queue by the same check.
+
+Redis going away (a restart) does not stop the worker: it waits for Redis with growing pauses
+(``redis_pauses_s``), gives back what it had claimed (duplicates again where committed) and
+goes on (``--burst`` stops with the error instead).
 
 What this relies on from RQ (beyond its documented Job, Result and registry API): the queue is
 a Redis list of job ids at ``Queue.key`` whose left end is the next job. The seam is recorded in
@@ -58,6 +69,8 @@ from typing import Any
 import psycopg
 from king_metrics import record_rating_ingested
 from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import FailedJobRegistry, FinishedJobRegistry
@@ -75,9 +88,17 @@ log = logging.getLogger(__name__)
 #: per-match work, small enough that a transaction stays short (tens of milliseconds).
 DEFAULT_BATCH_SIZE = 500
 
-# Move up to ARGV[1] ids from the head of the queue (KEYS[1]) to the in-flight list (KEYS[2]).
+#: Redis is unreachable (down, restarting, still loading its data): wait and try again.
+REDIS_DOWN = (RedisConnectionError, RedisTimeoutError)
+
+# Move up to ARGV[1] ids from the head of the queue (KEYS[1]) to the in-flight list (KEYS[2]),
+# and list the worker ARGV[2] in the workers set (KEYS[3]): a worker that holds claimed jobs
+# is always listed there, whatever happened to its set entry before.
 _CLAIM = """
-local ids = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+redis.call('SADD', KEYS[3], ARGV[2])
+local n = tonumber(ARGV[1])
+if n <= 0 then return {} end
+local ids = redis.call('LRANGE', KEYS[1], 0, n - 1)
 if #ids > 0 then
     redis.call('LTRIM', KEYS[1], #ids, -1)
     redis.call('RPUSH', KEYS[2], unpack(ids))
@@ -86,9 +107,10 @@ return ids
 """
 
 # A dead worker's in-flight ids (KEYS[1]) back to the head of the queue (KEYS[2]) in their
-# order, unless its alive key (KEYS[3]) is back; forget it in the worker set (KEYS[4]).
+# order, unless its alive key (KEYS[3]) is back; forget it in the worker set (KEYS[4]). ARGV[2]
+# 'own': a worker giving back its own claim, alive or not.
 _RECOVER = """
-if redis.call('EXISTS', KEYS[3]) == 1 then return -1 end
+if ARGV[2] ~= 'own' and redis.call('EXISTS', KEYS[3]) == 1 then return -1 end
 local ids = redis.call('LRANGE', KEYS[1], 0, -1)
 for i = #ids, 1, -1 do redis.call('LPUSH', KEYS[2], ids[i]) end
 redis.call('DEL', KEYS[1])
@@ -135,6 +157,7 @@ class BatchWorker:
         name: str | None = None,
         alive_ttl_s: float = 30.0,
         retry_pauses_s: Sequence[float] = (0.5, 1, 2, 5, 10, 30),
+        redis_pauses_s: Sequence[float] = (0.1, 0.25, 0.5, 1, 2, 5),
     ) -> None:
         self.connection = connection
         self.queue = Queue(queue_name, connection=connection, serializer=JSONSerializer)
@@ -143,6 +166,8 @@ class BatchWorker:
         self.name = name or uuid.uuid4().hex[:12]
         self.alive_ttl_s = alive_ttl_s
         self.retry_pauses_s = tuple(retry_pauses_s)
+        #: Pauses between tries while Redis is away; the last one repeats.
+        self.redis_pauses_s = tuple(redis_pauses_s) or (1.0,)
         base = f"{self.queue.key}:batch"
         self.workers_key = f"{base}:workers"
         self.inflight_key = self.inflight_key_of(self.name)
@@ -151,6 +176,7 @@ class BatchWorker:
         self._recover = connection.register_script(_RECOVER)
         self._stop = threading.Event()
         self._last_check = 0.0
+        self._taken = 0  # jobs taken off the queue by this run of ``work``
 
     def inflight_key_of(self, name: str) -> str:
         return f"{self.queue.key}:batch:inflight:{name}"
@@ -170,23 +196,35 @@ class BatchWorker:
         while not self._stop.wait(self.alive_ttl_s / 3):
             try:
                 self.beat()
+            except REDIS_DOWN as exc:
+                log.warning("ratings worker %s: heartbeat failed: %s", self.name, exc)
             except Exception:
                 log.exception("ratings worker %s: heartbeat failed", self.name)
 
-    def recover(self) -> int:
-        """Requeue the in-flight jobs of batch workers that stopped beating; how many."""
+    def recover(self, scan: bool = False) -> int:
+        """Requeue the in-flight jobs of batch workers that stopped beating; how many.
+
+        The workers set lists every worker that may hold claimed jobs. ``scan`` also looks the
+        in-flight lists up by key, for a list whose worker is missing from the set (an older
+        version took a crashed worker off the set with its jobs still claimed); a SCAN reads
+        the whole key space, so ``work`` does it once, when it starts.
+        """
+        names = {_text(raw) for raw in self.connection.smembers(self.workers_key)}
+        if scan:
+            prefix = self.inflight_key_of("")
+            pattern = _glob_escape(prefix) + "*"
+            for key in self.connection.scan_iter(match=pattern, count=1000):
+                names.add(_text(key)[len(prefix) :])
+        names.discard(self.name)
         moved = 0
-        for raw in self.connection.smembers(self.workers_key):
-            other = raw.decode() if isinstance(raw, bytes) else str(raw)
-            if other == self.name:
-                continue
+        for other in sorted(names):
             keys = [
                 self.inflight_key_of(other),
                 self.queue.key,
                 self.alive_key_of(other),
                 self.workers_key,
             ]
-            count = int(self._recover(keys=keys, args=[other]))
+            count = int(self._recover(keys=keys, args=[other, "other"]))
             if count > 0:
                 log.warning("ratings worker %s: requeued %d jobs of %s", self.name, count, other)
                 moved += count
@@ -222,11 +260,12 @@ class BatchWorker:
             )
             if first is None:
                 return []
-            ids.append(first.decode() if isinstance(first, bytes) else str(first))
+            ids.append(_text(first))
         more = self._claim(
-            keys=[self.queue.key, self.inflight_key], args=[self.batch_size - len(ids)]
+            keys=[self.queue.key, self.inflight_key, self.workers_key],
+            args=[self.batch_size - len(ids), self.name],
         )
-        ids += [i.decode() if isinstance(i, bytes) else str(i) for i in more]
+        ids += [_text(i) for i in more]
         return ids
 
     def work_claimed(self, ids: list[str], burst: bool = False) -> BatchReport:
@@ -295,8 +334,9 @@ class BatchWorker:
                 job.data = zlib.decompress(data or b"")
             except zlib.error:  # what ``Job.restore`` does: stored uncompressed
                 job.data = data or b""
-            job.result_ttl = int(result_ttl) if result_ttl else None
-            job.failure_ttl = int(failure_ttl) if failure_ttl else None
+            # A job whose TTLs do not read gets the defaults: a bad field must not stop the loop.
+            job.result_ttl = _int_or_none(result_ttl)
+            job.failure_ttl = _int_or_none(failure_ttl)
             jobs.append(job)
         return jobs
 
@@ -322,10 +362,9 @@ class BatchWorker:
 
     def _give_back(self) -> None:
         """Put the claimed jobs back at the head of the queue, in their order."""
-        self.connection.delete(self.alive_key)  # so _RECOVER does not refuse
         self._recover(
             keys=[self.inflight_key, self.queue.key, self.alive_key, self.workers_key],
-            args=[self.name],
+            args=[self.name, "own"],
         )
 
     def _finish(
@@ -375,21 +414,71 @@ class BatchWorker:
         self._stop.set()
 
     def work(self, burst: bool = False, idle_wait_s: int = 1) -> int:
-        """Work batches until stopped (or, with ``burst``, until the queue is empty)."""
+        """Work batches until stopped (or, with ``burst``, until the queue is empty); return
+        how many jobs were taken.
+
+        Redis going away does not end it: it waits until Redis answers, gives back what it had
+        claimed and goes on (a ``burst`` raises instead). Whatever ends it, its in-flight jobs
+        go back to the head of the queue (when Redis is there to take them; otherwise another
+        worker requeues them once its ``alive`` key expires)."""
+        self._taken = 0
         self.beat()
         beating = threading.Thread(target=self._beat_forever, name="ratings-beat", daemon=True)
         beating.start()
-        total = 0
+        outage = False
+        try:
+            while True:
+                try:
+                    if outage:
+                        # What the outage interrupted is unknown (a claim, a finish half
+                        # written): every claimed job goes back, a committed one comes back a
+                        # duplicate.
+                        self._give_back()
+                        self.beat()
+                        outage = False
+                        log.warning("ratings worker %s: Redis is back", self.name)
+                    self.recover(scan=True)
+                    self.schedule_due()
+                    self._last_check = time.monotonic()
+                    self._work_batches(burst, idle_wait_s)
+                    return self._taken
+                except REDIS_DOWN as exc:
+                    if burst:
+                        raise
+                    log.warning(
+                        "ratings worker %s: Redis is unavailable (%s); waiting for it",
+                        self.name,
+                        exc,
+                    )
+                    outage = True
+                    if not self._wait_for_redis():
+                        return self._taken  # stopped meanwhile
+        finally:
+            self._stop.set()
+            beating.join(timeout=5)
+            try:
+                self._give_back()
+                self.connection.delete(self.alive_key)
+            except REDIS_DOWN as exc:
+                log.warning(
+                    "ratings worker %s: could not give back its claimed jobs (%s); another "
+                    "worker requeues them once its alive key expires",
+                    self.name,
+                    exc,
+                )
+
+    def _work_batches(self, burst: bool, idle_wait_s: int) -> None:
+        """The batch loop proper, until stopped (``burst``: the queue is empty)."""
         # One helper thread, so its tasks run in the order given: the next batch's claim and
         # read, then the finish of the batch before.
         helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings-batch")
         finishing: Future[BatchReport] | None = None
         try:
-            self.recover()
-            self.schedule_due()
-            batch = self._next(burst, idle_wait_s)
+            batch = self._next(not burst, idle_wait_s)
             while batch is not None:
-                coming = helper.submit(self._next, burst, idle_wait_s)
+                # Without waiting for jobs: when none are queued, the finish below runs as soon
+                # as this batch is ingested instead of when the next job arrives.
+                coming = helper.submit(self._next, False, idle_wait_s)
                 try:
                     results = self.ingest_batch(batch, burst)
                 except psycopg.OperationalError:
@@ -403,45 +492,58 @@ class BatchWorker:
                     self._give_back()
                     raise
                 if finishing is not None:
-                    total += finishing.result().taken
+                    self._taken += finishing.result().taken
                 finishing = helper.submit(self.finish_batch, batch, results)
                 batch = coming.result()
-            if finishing is not None:
-                total += finishing.result().taken
+                if batch is None:
+                    self._taken += finishing.result().taken
+                    finishing = None
+                    batch = self._next(not burst, idle_wait_s)
         finally:
-            self._stop.set()
-            helper.shutdown(wait=True)
-            with self.connection.pipeline() as pipe:
-                pipe.srem(self.workers_key, self.name)
-                pipe.delete(self.alive_key)
-                pipe.execute()
-        return total
+            # After an error: a task not started is dropped, its jobs stay claimed (the caller
+            # gives them back).
+            helper.shutdown(wait=True, cancel_futures=True)
 
-    def _next(self, burst: bool, idle_wait_s: int) -> _Batch | None:
-        """The next claimed batch, read; None when stopped (or, in a burst, the queue is empty)."""
+    def _next(self, wait: bool, idle_wait_s: int) -> _Batch | None:
+        """The next claimed batch, read; None when stopped or, unless ``wait``, when the queue
+        is empty."""
         while not self._stop.is_set():
             self._check_others()
-            ids = self.claim(0 if burst else idle_wait_s)
+            ids = self.claim(idle_wait_s if wait else 0)
             if ids:
                 return self.read_claimed(ids)
-            if burst:
+            if not wait:
                 return None
         return None
 
+    def _wait_for_redis(self) -> bool:
+        """Wait until Redis answers, with growing pauses; False when stopped meanwhile."""
+        pauses = iter(self.redis_pauses_s)
+        pause = self.redis_pauses_s[0]
+        while not self._stop.is_set():
+            try:
+                self.connection.ping()
+                return True
+            except REDIS_DOWN:
+                pause = next(pauses, pause)
+                self._stop.wait(pause)
+        return False
+
 
 def _message_of(job: Job) -> FinishedMatch:
+    """The job's message; ``Poison`` (whatever goes wrong) when it cannot be ingested."""
     try:
-        if job.func_name != INGEST_JOB_FUNCTION:
-            raise Poison(f"not a finished-match job: {job.func_name}")
+        func_name = job.func_name
         args: Any = job.args
-    except Poison:
-        raise
+        kwargs: Any = job.kwargs
     except Exception as exc:  # the stored data does not deserialize
         raise Poison(f"unreadable job data: {type(exc).__name__}: {exc}") from exc
-    if len(args) != 1 or job.kwargs:
+    if func_name != INGEST_JOB_FUNCTION:
+        raise Poison(f"not a finished-match job: {func_name}")
+    if not isinstance(args, list | tuple) or len(args) != 1 or kwargs:
         raise Poison("a finished-match job takes exactly one argument, the message")
+    (message,) = args
     try:
-        (message,) = args
         if isinstance(message, str):
             parsed = FinishedMatch.from_json(message)
         else:
@@ -450,19 +552,25 @@ def _message_of(job: Job) -> FinishedMatch:
         return parsed
     except ValueError as exc:
         raise Poison(f"MalformedMessage: {exc}") from exc
+    except Exception as exc:  # anything else a message makes the checks raise is its fault
+        raise Poison(f"MalformedMessage: {type(exc).__name__}: {exc}") from exc
 
 
 def _bisect(store: Store, messages: list[FinishedMatch]) -> list[Ingested | str]:
-    """``ingest_batch``, except that a match Postgres refuses for its data fails alone (its
-    reason in place of a result) and the rest are ingested, still in their order."""
+    """``ingest_batch``, except that a match Postgres refuses for its data, or whose
+    application raises, fails alone (its reason in place of a result) and the rest are
+    ingested, still in their order. Only a lost database (``OperationalError``) stops the
+    batch: no match is at fault, and it is tried again whole."""
     if not messages:
         return []
     try:
         return list(ingest_batch(store, messages))
     except psycopg.OperationalError:
         raise
-    except psycopg.Error as exc:
+    except Exception as exc:
         if len(messages) == 1:
+            if not isinstance(exc, psycopg.Error):  # not the database's refusal: a defect here
+                log.error("ratings: applying match %s raised", messages[0].match_id, exc_info=True)
             return [f"{type(exc).__name__}: {exc}".strip()]
     half = len(messages) // 2
     return _bisect(store, messages[:half]) + _bisect(store, messages[half:])
@@ -473,3 +581,19 @@ def _lag(message: FinishedMatch) -> float | None:
         return (datetime.now(UTC) - message.ended).total_seconds()
     except ValueError:
         return None
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
+def _int_or_none(raw: bytes | str | None) -> int | None:
+    try:
+        return int(raw) if raw else None
+    except ValueError:
+        return None
+
+
+def _glob_escape(text: str) -> str:
+    """``text`` as a literal in a Redis glob pattern (a queue name may hold ``*`` or ``[``)."""
+    return "".join("\\" + ch if ch in "*?[]\\" else ch for ch in text)

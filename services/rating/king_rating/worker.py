@@ -6,7 +6,8 @@ transaction each batch, exactly once per match id. ``--per-job`` runs RQ's in-pr
 ``SimpleWorker`` instead, one job and one transaction at a time (the path before batching,
 kept for comparison and as a fallback); both take the same jobs from the same queue and may run
 side by side. Run several workers for more throughput; ingestion is safe under any number of
-concurrent workers.
+concurrent workers. The batch loop rides out a Redis restart (it waits for Redis and goes on);
+it exits on SIGTERM or SIGINT once the batch in hand is finished.
 """
 
 from __future__ import annotations
@@ -43,9 +44,11 @@ def build_batch_worker(
     redis_url: str, queue_name: str, batch_size: int, alive_ttl_s: float = 30.0
 ) -> BatchWorker:
     # RESP2: redis-py's pure-Python RESP3 parser costs about twice as much per reply, and a
-    # batch reads thousands of them.
+    # batch reads thousands of them. The timeouts turn a Redis that hangs (a lost host, a
+    # stopped process) into an error the worker waits out, as it waits out a restart; the
+    # longest command, the claim's BLMOVE, blocks for a second.
     return BatchWorker(
-        Redis.from_url(redis_url, protocol=2),
+        Redis.from_url(redis_url, protocol=2, socket_connect_timeout=5, socket_timeout=30),
         queue_name,
         jobs.get_store,
         batch_size=batch_size,
