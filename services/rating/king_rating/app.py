@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 from flask import Flask, Response, request
-from king_web import swaggerui
+from king_web import query, swaggerui
 from psycopg_pool import PoolTimeout
 from redis import Redis
 
@@ -75,6 +75,8 @@ def create_app(
     api = ProblemApi(app)
     for blueprint in (players_blp, matches_blp, ladder_blp, weekly_blp, health_blp):
         api.register_blueprint(blueprint)
+    # Only documented query parameters, each once (king_web/query.py).
+    query.install(app, api)
 
     @app.before_request
     def _no_nul_in_the_path() -> Response | None:

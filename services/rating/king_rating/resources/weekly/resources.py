@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask.views import MethodView
@@ -27,18 +28,16 @@ blp = Blueprint(
 )
 
 
-#: The ``week`` path parameter as ``_week`` reads it: ``current`` or an ISO week label. The
-#: pattern names weeks every year has; anything else, and a W53 the year does not have, is 400
-#: ``invalid_week``.
+#: The ``week`` path parameter as ``_week`` reads it: ``current`` or an ISO week label of the
+#: years 2000-2999. A label the pattern refuses is 400 ``invalid_week``, and so is a W53 the
+#: year does not have (which no pattern can say).
+WEEK_PATTERN = "^(current|2[0-9]{3}-W(0[1-9]|[1-4][0-9]|5[0-3]))$"
 WEEK_PARAMETER = {
     "in": "path",
     "name": "week",
-    "description": "current, or an ISO week label YYYY-Www (2026-W49); W53 too in a year "
-    "that has 53 ISO weeks (2026-W53). Anything else is 400 invalid_week.",
-    "schema": {
-        "type": "string",
-        "pattern": "^(current|2[0-9]{3}-W(0[1-9]|[1-4][0-9]|5[0-2]))$",
-    },
+    "description": "current, or an ISO week label YYYY-Www of the years 2000-2999 (2026-W49); "
+    "W53 only in a year that has 53 ISO weeks (2026-W53). Anything else is 400 invalid_week.",
+    "schema": {"type": "string", "pattern": WEEK_PATTERN},
     "example": "2026-W49",
 }
 
@@ -46,6 +45,9 @@ WEEK_PARAMETER = {
 def _week(label: str) -> weekly.Week:
     if label == "current":
         return weekly.week_of(now())
+    # The documented pattern is the rule (the parser alone also read 1999-W01).
+    if re.fullmatch(WEEK_PATTERN, label) is None:
+        raise Problem(400, "invalid_week", f"not a week label of {WEEK_PATTERN}: {label!r}")
     try:
         return weekly.parse_week_label(label)
     except ValueError as exc:
