@@ -202,13 +202,16 @@ def build(
     entries = eventcodec.stamp(change.events, change.next_version, record.seq)
     trim = ""
     for event in change.events:
-        if event["type"] == "hand_started":
-            # A new hand: keep this write's events (the last trick and the score of the hand
-            # that ended) and what follows; older events go. A reader further behind gets
-            # ``reset`` and re-reads the view (the score sheet has every old hand).
-            trim = "1"
-            record.log_start = change.events[0]["seq"]
-            record.hand_seq = event["seq"]
+        if event["type"] == "hand_started" and not event.get("redeal"):
+            # A new hand: the log keeps the hand that just ended, from the write that began
+            # it, and everything after; older events go. A reader anywhere in the hand that
+            # ended (a poll or two behind when the last card fell) reads on without a gap;
+            # one further behind gets ``reset`` and re-reads the view (the score sheet has
+            # every old hand). A redeal (konturlu's ``redeal: true``) deals the same hand
+            # again: nothing is trimmed inside a hand.
+            record.log_start = record.hand_seq
+            record.hand_seq = change.events[0]["seq"]
+            trim = str(record.log_start)
     deadline = ""
     if record.status == "active" and record.deadline_ms is not None:
         deadline = str(record.deadline_ms)

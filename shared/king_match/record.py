@@ -85,9 +85,9 @@ class MatchRecord:
     #: (``lifecycle.give_back``); None: not yet, from the turn's start.
     clock_checked_ms: int | None = None
     reserves: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    #: The event log keeps the current hand (from the write that ended the previous one):
-    #: older entries are trimmed (``log_start`` is the first kept sequence number, ``hand_seq``
-    #: where this hand began).
+    #: The event log keeps the current hand and the one before it, each from the write that
+    #: began it: older entries are trimmed at a new hand (``log_start`` is the first kept
+    #: sequence number, ``hand_seq`` the first event of the write that began this hand).
     log_start: int = 1
     hand_seq: int = 1
     #: A quick-match table: the player id each seat is held for (only they may sit there).

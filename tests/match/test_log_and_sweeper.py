@@ -57,14 +57,17 @@ def test_older_hands_are_trimmed_and_a_reader_sees_the_gap(make_store):
     store, _, _ = make_store()
     match_id = start_live(store)
     n = 0
-    while store.load(match_id)[1].hand_index < 1:
+    while store.load(match_id)[1].hand_index < 2:
         _record, state = store.load(match_id)
         seat = state.current_player
         store.play(match_id, PLAYERS[seat], fallback_move(state, seat, str(n)))
         n += 1
     events = store.events(match_id, after=0)
-    assert events[0]["seq"] > 1  # hand 0's first tricks are gone
-    assert any(e["type"] == "hand_scored" for e in events)  # the end of hand 0 is kept
+    assert events[0]["seq"] > 1  # hand 0's tricks are gone
+    # Hand 1 is kept whole, from the write that began it: hand 0's last card and score.
+    of_hand_0 = [e["type"] for e in events if e.get("hand") == 0]
+    assert of_hand_0 == ["card_played", "trick_won", "hand_scored"]
+    assert any(e["type"] == "hand_started" and e["hand"] == 1 for e in events)
     assert [e["seq"] for e in events] == list(range(events[0]["seq"], events[-1]["seq"] + 1))
 
 

@@ -24,7 +24,7 @@
 --   10 finished_message  the finished-match JSON, or ''
 --   11 retention_s       expiry of an ended match's keys, or '' (it has not ended)
 --   12 pending_at        when an undelivered finished message is retried (ms)
---   13 trim              '1': a new hand began, keep only this commit's log entries
+--   13 trim              a new hand began: the first seq the log keeps ('' trim nothing)
 --   14 channel           where the commit message is published
 --   15 message           the commit message (commitmsg.py), or '' (no events: nothing to say)
 --   16 publish           PUBLISH, or SPUBLISH on a cluster (a shard channel of the match's slot)
@@ -91,6 +91,9 @@ if retention_s ~= '' then
   redis.call('EXPIRE', moves_key, retention_s)
   redis.call('EXPIRE', log_key, retention_s)
 end
-if trim ~= '' then redis.call('LTRIM', log_key, -n, -1) end
+if trim ~= '' then
+  -- The log's last entry is event seq: keep the entries from seq trim on.
+  redis.call('LTRIM', log_key, -(seq - tonumber(trim) + 1), -1)
+end
 if message ~= '' then redis.call(publish, channel, message) end
 return {1, cur + 1, seq}
