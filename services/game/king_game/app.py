@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 from flask import Flask, Response
 from king_metrics import record_match_finished
-from king_web import swaggerui
+from king_web import query, swaggerui
 from psycopg_pool import ConnectionPool, PoolTimeout
 from redis import BlockingConnectionPool, Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -29,6 +29,7 @@ from king_game.bodycap import ChunkedBodyCap
 from king_game.config import Settings
 from king_game.context import GameContext
 from king_game.errorcodes import ERRORS
+from king_game.follows import Follows
 from king_game.jsonprovider import OrjsonProvider
 from king_game.limits import limiter
 from king_game.problems import ProblemApi, problem_response
@@ -83,6 +84,24 @@ def _redis(settings: Settings) -> tuple[Redis, dict[str, Any]]:
     }
 
 
+def _token_description(settings: Settings) -> str:
+    """The bearer scheme's description: where a token comes from and how long it lasts."""
+    return (
+        "A token from POST /v1/accounts or POST /v1/tokens, sent as `Authorization: Bearer "
+        f"<token>`. It expires once unused for {_duration(settings.token_lifetime_s)} (401 "
+        "`token_expired`: log in again); each use slides the expiry forward (renewed at most "
+        f"once per {_duration(settings.token_renew_s)}). DELETE /v1/tokens/current revokes it "
+        "at once (401 `unauthenticated`), and ends its open streams and long-polls."
+    )
+
+
+def _duration(seconds: float) -> str:
+    if seconds % 86400 == 0:
+        days = int(seconds // 86400)
+        return "a day" if days == 1 else f"{days} days"
+    return f"{seconds:g} s"
+
+
 def create_app(
     settings: Settings | None = None, *, clock: Callable[[], float] | None = None
 ) -> Flask:
@@ -106,7 +125,15 @@ def create_app(
         RATELIMIT_ENABLED=settings.rate_limits_enabled,
         RATELIMIT_SWALLOW_ERRORS=True,
         API_SPEC_OPTIONS={
-            "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+            "components": {
+                "securitySchemes": {
+                    "bearer": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": _token_description(settings),
+                    }
+                }
+            },
             "security": [{"bearer": []}],
             "info": {
                 "description": "Play King (Rıfkı): accounts, tables, moves, events, clocks "
@@ -159,9 +186,13 @@ def create_app(
         settings.match.key_prefix,
         settings.token_cache_s,
         local_cache_s=settings.token_local_cache_s,
+        lifetime_s=settings.token_lifetime_s,
+        renew_s=settings.token_renew_s,
     )
-    # Revocations reach every process's token cache over the notifier's Pub/Sub connection.
+    # Revocations reach every process's token cache over the notifier's Pub/Sub connection,
+    # and end the token's open streams and long-polls there (king_game/follows.py).
     notifier.on_channel(accounts.revoked_channel, accounts.forget)
+    follows = Follows(accounts)
     notifier.start()
     quick = QuickMatch(store, settings.quickmatch)
     ratings = RatingLookup(
@@ -172,6 +203,7 @@ def create_app(
         store,
         accounts,
         redis,
+        follows,
         move_rate=limits.move_rate(settings),
         quick=quick,
         ratings=ratings,
@@ -185,6 +217,8 @@ def create_app(
     for blueprint in (accounts_blp, tables_blp, matches_blp, rules_blp, health_blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(quickmatch_blp)
+    # Only documented query parameters, each once (king_web/query.py).
+    query.install(app, api)
     _register_errors(app)
     # The reference web client (another package in this tree) is served by this service.
     from king_game.web import web_blueprint

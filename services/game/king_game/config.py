@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from king_match import MatchSettings
 from king_match.quickmatch import QuickSettings, Window
@@ -36,6 +37,12 @@ class Settings:
     #: Redis entry: a live player moves every 10-40 s, so a shorter time made most moves look
     #: the token up in Redis again (at 1,000 matches, 4 % of the workers' CPU).
     token_local_cache_s: float = 300.0
+    #: A token not used for this long expires (401 ``token_expired``); each use slides it
+    #: forward (30 days).
+    token_lifetime_s: float = 30 * 86400.0
+    #: How often a token in use is renewed in Postgres: at most once per this interval (a day),
+    #: so that sliding the expiry costs no write per request.
+    token_renew_s: float = 86400.0
     embedded_sweeper: bool = False
     #: Answer well-formed moves in the WSGI shortcut (``king_game.shortcut``) rather than
     #: through Flask's dispatch; the answers are the same, the CPU about a fifth less.
@@ -78,6 +85,8 @@ class Settings:
             stream_max_s=float(env.get("GAME_STREAM_MAX_S", "600")),
             token_cache_s=int(env.get("GAME_TOKEN_CACHE_S", "300")),
             token_local_cache_s=float(env.get("GAME_TOKEN_LOCAL_CACHE_S", "300")),
+            token_lifetime_s=float(env.get("GAME_TOKEN_LIFETIME_S", _default("token_lifetime_s"))),
+            token_renew_s=float(env.get("GAME_TOKEN_RENEW_S", _default("token_renew_s"))),
             embedded_sweeper=env.get("GAME_EMBEDDED_SWEEPER", "off") == "on",
             moves_shortcut=env.get("GAME_MOVES_SHORTCUT", "on") != "off",
             db_pool_max=int(env.get("GAME_DB_POOL_MAX", "10")),
@@ -96,3 +105,8 @@ class Settings:
                 confirm_ms=int(env.get("GAME_QM_CONFIRM_MS", "15000")),
             ),
         )
+
+
+def _default(name: str) -> Any:
+    """A setting's default as the class above writes it (once)."""
+    return next(item.default for item in fields(Settings) if item.name == name)

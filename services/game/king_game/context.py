@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from flask import current_app, g, request
 from redis import Redis
 
-from king_game.accounts import Account, Accounts
+from king_game.accounts import Account, AccountError, Accounts
 from king_game.config import Settings
+from king_game.follows import Follows
 from king_game.problems import Problem
 from king_game.ratings import RatingLookup
 from king_match import MatchStore, MoveRate, Player
@@ -21,6 +22,8 @@ class GameContext:
     store: MatchStore
     accounts: Accounts
     redis: Redis
+    #: The open streams and long-polls by token, which a revocation ends.
+    follows: Follows
     #: The per-player move limit the store counts (None: rate limits are off).
     move_rate: MoveRate | None = None
     quick: QuickMatch | None = None
@@ -57,7 +60,7 @@ def current_account() -> Account:
             headers={"WWW-Authenticate": "Bearer"},
         )
     if "account" not in g:  # (the rate limiter may have looked the token up already)
-        account = game().accounts.authenticate(token)
+        account = authenticated(token)
     if account is None:
         raise Problem(
             "unauthenticated",
@@ -66,6 +69,18 @@ def current_account() -> Account:
         )
     g.account = account
     return account
+
+
+def authenticated(token: str) -> Account | None:
+    """The token's account (None: unknown or revoked); 401 ``token_expired`` if it expired."""
+    try:
+        return game().accounts.authenticate(token)
+    except AccountError as exc:
+        raise Problem(
+            exc.code,
+            exc.message,
+            headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+        ) from exc
 
 
 def current_player() -> Player:

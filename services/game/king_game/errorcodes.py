@@ -47,6 +47,9 @@ ERRORS: dict[str, ErrorCode] = {
     "rate_limited": ErrorCode(429, "over a limit; `Retry-After` says when to retry"),
     # who is asking
     "unauthenticated": ErrorCode(401, "no token, unknown or revoked token"),
+    "token_expired": ErrorCode(
+        401, "the token was not used for `GAME_TOKEN_LIFETIME_S` (30 days): log in again"
+    ),
     "invalid_credentials": ErrorCode(401, "wrong name or password at log-in"),
     "forbidden": ErrorCode(
         403, "an action the caller may not take (joining a computer table, a bot in quick match)"

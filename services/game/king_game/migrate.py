@@ -2,7 +2,8 @@
 
 Each file ``NNNN_name.sql`` runs once, in its own transaction, recorded with a checksum in
 ``game.schema_migrations``; an applied file that was edited stops the command. An advisory lock
-keeps several starting copies from interleaving.
+keeps several starting copies from interleaving. After them, the registered players whose
+name has no lookalike key yet (``game.players.name_key``, computed in Python) get it.
 
 Usage: ``python -m king_game.migrate [--database-url URL]``
 """
@@ -18,6 +19,7 @@ from importlib import resources
 import psycopg
 
 from king_game.config import Settings
+from king_game.names import lookalike_key
 
 ADVISORY_LOCK_KEY = 0x6B67616D  # "kgam"
 _FILE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -63,9 +65,24 @@ def migrate(conninfo: str) -> list[str]:
                         (version, name, checksum),
                     )
                 applied.append(name)
+            _fill_name_keys(conn)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (ADVISORY_LOCK_KEY,))
     return applied
+
+
+def _fill_name_keys(conn: psycopg.Connection) -> None:
+    """Give each registered player without a lookalike key its key (a guest's is needed only
+    for new guests, which get theirs at sign-up)."""
+    rows = conn.execute(
+        "SELECT id, name FROM game.players WHERE name_key IS NULL AND password_hash IS NOT NULL"
+    ).fetchall()
+    if rows:
+        with conn.transaction(), conn.cursor() as cursor:
+            cursor.executemany(
+                "UPDATE game.players SET name_key = %s WHERE id = %s",
+                [(lookalike_key(name), ident) for ident, name in rows],
+            )
 
 
 def main(argv: list[str] | None = None) -> int:

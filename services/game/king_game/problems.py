@@ -91,6 +91,9 @@ def problems(blp: Any, *codes: str) -> Callable[[F], F]:
     ``"match_not_over: seeds are revealed at the end"``.
     """
     by_status: dict[int, list[tuple[str, str]]] = {}
+    if "unauthenticated" in codes:
+        # Whatever takes a token may find it expired (king_game.accounts).
+        codes = (*codes, "token_expired")
     for text in codes:
         name = text.split(":")[0].split()[0]
         entry = ERRORS[name]

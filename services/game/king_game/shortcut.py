@@ -86,7 +86,8 @@ class MovesShortcut:
         if environ.get("REQUEST_METHOD") != "POST":
             return self.wsgi_app(environ, start_response)
         found = _PATH.fullmatch(environ.get("PATH_INFO", ""))
-        if found is None:
+        # (a move takes no query parameter: one with a query string is the view's to refuse)
+        if found is None or environ.get("QUERY_STRING"):
             return self.wsgi_app(environ, start_response)
         started = time.perf_counter()
         request = self._checked(environ)

@@ -10,7 +10,8 @@ from king_web.jsonbody import Blueprint
 
 from king_engine import GameState
 from king_game import render
-from king_game.context import current_account, current_player, game
+from king_game.context import bearer_token, current_account, current_player, game
+from king_game.follows import Revoked
 from king_game.moves import submit_move
 from king_game.problems import PUBLIC, Problem, problems
 from king_game.resources import examples
@@ -178,16 +179,35 @@ class EventsView(MethodView):
     @problems(blp, "unauthenticated", "not_found")
     def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
         """Long-poll: the public events after ``after``, waiting up to ``wait`` seconds (at
-        most 25) for the first one. Events never carry a seat's cards."""
+        most 25) for the first one. Events never carry a seat's cards. Revoking the token
+        ends the wait at once (401)."""
         current_account()
         context = game()
-        record, _ = context.store.load(match_id)
+        store = context.store
+        record, _ = store.load(match_id)
         after = query["after"]
         wait_ms = int(min(query["wait"], context.settings.longpoll_max_s) * 1000)
         if record.ended and after >= record.seq:
             wait_ms = 0
-        events = context.store.events(record.match_id, after, block_ms=wait_ms)
+        if wait_ms <= 0:
+            return _page(store.events(record.match_id, after), after)
+        token = bearer_token()
+        assert token is not None  # (current_account checked it)
+        try:
+            events = context.follows.call(
+                token, lambda: store.events(record.match_id, after, block_ms=wait_ms)
+            )
+        except Revoked:
+            raise _revoked() from None
         return _page(events, after)
+
+
+def _revoked() -> Problem:
+    return Problem(
+        "unauthenticated",
+        "the token was revoked",
+        headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+    )
 
 
 def _page(events: list[dict[str, Any]], after: int) -> dict[str, Any]:
@@ -221,8 +241,12 @@ class StreamView(MethodView):
         ``GET /v1/matches/{id}`` would answer then (their cards, legal cards or allowed
         contracts, clocks): a client can play from the stream alone. It is private to the
         connection (it never enters the shared log) and is sent once per version.
+
+        Revoking the token ends the stream at once, without another line.
         """
         account = current_account()
+        token = bearer_token()
+        assert token is not None  # (current_account checked it)
         context = game()
         store, settings = context.store, context.settings
         record, _ = store.load(match_id)
@@ -240,7 +264,7 @@ class StreamView(MethodView):
             max_s=settings.stream_max_s,
         )
         return Response(
-            lines,
+            context.follows.stream(token, lines),
             mimetype="application/x-ndjson",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

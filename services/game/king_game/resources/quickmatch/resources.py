@@ -19,7 +19,7 @@ from flask_smorest import Blueprint
 from king_metrics import record_quickmatch_table
 
 from king_engine.errors import ConfigError
-from king_game.context import GameContext, current_account, current_player, game
+from king_game.context import GameContext, bearer_token, current_account, current_player, game
 from king_game.problems import Problem, problems
 from king_game.ratings import DEFAULT_RATING
 from king_game.resources import examples
@@ -218,9 +218,12 @@ class QuickStreamView(MethodView):
         """Your quick-match state as NDJSON: a line at once and one whenever it changes (a
         table found, your confirmation, the match started, back in the pool); a
         ``heartbeat`` line after a quiet while. Open, it keeps your place like ``GET``; it
-        ends once you are matched, missed or dropped your table, or left."""
+        ends once you are matched, missed or dropped your table, or left; revoking the token
+        ends it at once."""
         context = game()
         player_id = current_account().id
+        token = bearer_token()
+        assert token is not None  # (current_account checked it)
         settings = context.settings
 
         def lines() -> Iterator[bytes]:
@@ -246,7 +249,7 @@ class QuickStreamView(MethodView):
                 time.sleep(settings.quickmatch_tick_s)
 
         return Response(
-            lines(),
+            context.follows.stream(token, lines()),
             mimetype="application/x-ndjson",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -408,6 +408,7 @@ const ERROR_MESSAGES = {
   not_found: ["Not found: no such table or match", "Bulunamadı: böyle bir masa ya da maç yok"],
   rate_limited: ["Too many requests: wait a moment and try again", "Çok fazla istek: biraz bekleyip yeniden dene"],
   unauthenticated: ["Please sign in again", "Lütfen yeniden giriş yap"],
+  token_expired: ["Your sign-in has expired: please sign in again", "Oturumunun süresi doldu: lütfen yeniden giriş yap"],
   invalid_credentials: ["Wrong name or password", "Ad ya da şifre yanlış"],
   forbidden: ["You may not do that", "Bunu yapamazsın"],
   not_seated: ["You do not sit at this match", "Bu maçta oturmuyorsun"],
