@@ -9,6 +9,10 @@
   and lists every deal's contract and plays in order, rebuilt from the move log. Each entry
   has its hand and its deal number (a redealt hand's deals are separate entries: the verifier
   re-derives each of them) and how the deal ``ended``.
+* A ruleset whose first declarer or dealer is drawn (``DRAWN_RULESETS``) records the opening
+  draw's cards, ``draw: [[[seat, card], …], …]`` (one list per round, in the order turned
+  over), re-derived from the match key as FAIRNESS.md specifies; ``first_declarer`` is its
+  winner. Every other transcript says ``draw: null``.
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ from .record import MatchRecord, decode_moves
 
 SPEC: Final = kingdeal.SPEC
 BOT_SEED_HEX: Final = kingdeal.BOT_SEED.hex()
+#: The rulesets that draw who starts (FAIRNESS.md, "The opening draw"): konturlu's first
+#: declarer (RULES-konturlu.md §1.3) and international's first dealer (RULES-international.md
+#: R1.2) win it.
+DRAWN_RULESETS: Final = frozenset({"konturlu", "international"})
 
 
 def draw_server_seed() -> str:
@@ -101,6 +109,9 @@ def transcript(record: MatchRecord, moves: bytes, final: GameState | None = None
             state.apply(seat, move)
         _mark_ends(hands, state.deals)
         first_declarer = state.first
+    draw: list[Any] | None = None
+    if started and record.ruleset in DRAWN_RULESETS:
+        draw = kingdeal.opening_draw(match_key(record)).to_dict()["rounds"]
     return {
         "spec": SPEC,
         "match_id": record.match_id,
@@ -112,6 +123,7 @@ def transcript(record: MatchRecord, moves: bytes, final: GameState | None = None
         "num_hands": record.hands,
         "options": record.options or {},
         "first_declarer": first_declarer,
+        "draw": draw,
         "status": record.status,
         "outcome": record.outcome,
         "hands": hands,

@@ -9,9 +9,11 @@ legal moves; a spectator (``None``) gets neither. Another seat's cards are never
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..cards import CARD_CODES, SUIT_CHARS, card_codes
+from ..deal import OpeningDraw, opening_draw
 from ..errors import BadInput
 from .rules import BID_TEXTS, NO_BID, penalty_mask
 from .state import CONTRACT, OVER, PLAY, InternationalState
@@ -36,6 +38,8 @@ def seat_view(state: InternationalState, seat: int | None) -> dict[str, Any]:
         "phase": state.phase,
         "version": state.version,
         "first_dealer": state.first,
+        # The opening draw that chose the first dealer (R1.2): public, shown at the start.
+        "draw": _opening_draw(state.match_key).to_dict(),
         "dealer": dealer,
         "auctioneer": dealer if positive else None,
         "priority": [(dealer + k) & 3 for k in (1, 2, 3)] if positive else None,
@@ -99,3 +103,10 @@ def seat_view(state: InternationalState, seat: int | None) -> dict[str, Any]:
         view["my_cards"] = card_codes(state.hands[seat])
         view["legal_moves"] = [str(m) for m in state.legal_moves(seat)] if not over else []
     return view
+
+
+@lru_cache(maxsize=1024)
+def _opening_draw(match_key: bytes) -> OpeningDraw:
+    """The match's opening draw, kept for the matches viewed last (a view is drawn after every
+    move; the draw never changes)."""
+    return opening_draw(match_key)

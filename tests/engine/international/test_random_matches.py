@@ -22,7 +22,9 @@ CONDITIONS = ["top_below_plus3", "fewer_than_3_bids", "top_at_most_plus1"]
 
 def check_view_hides_cards(state: InternationalState) -> None:
     for seat in (0, 1, 2, 3, None):
-        dumped = json.dumps(state.view(seat))
+        view = state.view(seat)
+        del view["draw"]  # the opening draw's cards are public (R1.2), whoever holds them now
+        dumped = json.dumps(view)
         for other in range(4):
             if other == seat:
                 continue

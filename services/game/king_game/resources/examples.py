@@ -387,6 +387,7 @@ TRANSCRIPT: dict[str, Any] = {
     "num_hands": 8,
     "options": {},
     "first_declarer": 0,
+    "draw": None,
     "status": "aborted",
     "outcome": "aborted",
     "hands": [

@@ -278,6 +278,17 @@ class TranscriptSchema(ma.Schema):
     num_hands = ma.fields.Integer()
     options = ma.fields.Dict(metadata={"description": "the ruleset's options ({}: none)"})
     first_declarer = ma.fields.Integer()
+    draw = ma.fields.List(
+        ma.fields.List(ma.fields.List(ma.fields.Raw())),
+        allow_none=True,
+        metadata={
+            "description": "the opening draw that chose first_declarer (konturlu: the first "
+            "declarer; international: the first dealer): one list of [seat, card] per round, "
+            "in the order turned over, as FAIRNESS.md derives it; null for a ruleset that "
+            "draws nobody",
+            "example": [[[0, "JD"], [1, "9D"], [2, "7D"], [3, "9C"]]],
+        },
+    )
     status = ma.fields.String()
     outcome = ma.fields.String(allow_none=True)
     hands = ma.fields.List(

@@ -374,11 +374,31 @@ export function settlementSummary(summary, view, match, me, { last, onContinue }
   );
 }
 
-/** The hand's scores beside the felt: tricks, the hand's running points, the match totals. */
+const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+/** A card as text: "10♥". */
+const cardText = (code) => `${code[0] === "T" ? "10" : code[0]}${SUIT_SYMBOL[code[1]]}`;
+
+/** The opening draw that chose the first dealer (R1.2, FAIRNESS.md): each round's cards in the
+ * order turned over, and who deals first. Null when the view has no draw. */
+export function drawLine(view, match, me) {
+  const draw = view.draw;
+  if (!draw?.rounds?.length) return null;
+  const name = (s) => seatName(match, s, me);
+  const rounds = draw.rounds.map((round) => round.map(([s, card]) => `${name(s)} ${cardText(card)}`).join(", "));
+  return h(
+    "p",
+    { class: "intl-draw", id: "intl-draw", dataset: { winner: draw.winner, cards: draw.rounds.map((round) => round.map(([s, card]) => `${s}:${card}`).join(",")).join("|") } },
+    fmt(t("intl_draw"), { cards: rounds.join(" · "), name: name(draw.winner) }),
+  );
+}
+
+/** The hand's scores beside the felt: tricks, the hand's running points, the match totals;
+ * during the first hand, the opening draw above them. */
 export function scoresPanel(view, match, me, model, nameBlock) {
   return h(
     "aside",
     { class: "side panel" },
+    model.hand === 0 && !model.over ? drawLine(view, match, me) : null,
     h(
       "table",
       { id: "hand-scores" },

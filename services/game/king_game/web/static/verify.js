@@ -230,6 +230,13 @@ export function highCardDraw(cards) {
   return { rounds, winner: candidates[0] };
 }
 
+/** A draw's rounds as people read them: "0 JD, 1 9D, 2 7D, 3 9C | 0 TD, 1 KD". */
+function drawText(rounds) {
+  const words = (x) => (Array.isArray(x) ? x.join(" ") : JSON.stringify(x ?? null));
+  if (!Array.isArray(rounds)) return words(rounds);
+  return rounds.map((round) => (Array.isArray(round) ? round.map(words).join(", ") : words(round))).join(" | ");
+}
+
 /** The opening draw of the match with key `key`: {rounds, winner}. */
 export async function openingDraw(key) {
   return highCardDraw(await drawDeck(key));
@@ -278,6 +285,9 @@ const MESSAGES = {
     check_first_declarer: "first declarer",
     first_dealer_ok: (s) => `the opening draw gives seat ${s}`,
     first_dealer_differs: (got, said) => `the opening draw gives seat ${got}, but the transcript says seat ${said}`,
+    check_draw: "opening draw",
+    draw_ok: (cards) => `the drawn cards re-drawn: ${cards}`,
+    draw_differs: (got, said) => `the opening draw turns over ${got}, but the transcript says ${said}`,
   },
   tr: {
     check_spec: "dağıtım tanımı",
@@ -317,6 +327,9 @@ const MESSAGES = {
     check_first_declarer: "ilk söyleyen",
     first_dealer_ok: (s) => `açılış çekilişi ${s}. koltuğu veriyor`,
     first_dealer_differs: (got, said) => `açılış çekilişi ${got}. koltuğu veriyor, ama döküm ${said}. koltuk diyor`,
+    check_draw: "açılış çekilişi",
+    draw_ok: (cards) => `çekilen kartlar yeniden çekildi: ${cards}`,
+    draw_differs: (got, said) => `açılış çekilişinde ${got} açılıyor, ama döküm ${said} diyor`,
   },
 };
 
@@ -332,7 +345,8 @@ function wordsFor(language) {
  * Verify an ended match's transcript against what this device stored when it sat down.
  *
  * `transcript`: the game service's fairness transcript (spec, match_id, server_commit,
- * server_seed, client_seeds[4], seed_sources[4], hands: [{hand, declarer, contract, trump,
+ * server_seed, client_seeds[4], seed_sources[4], first_declarer, draw: [[[seat, "JD"], …], …]
+ * (rulesets with an opening draw), hands: [{hand, declarer, contract, trump,
  * plays: [[seat, "QH"], …]}]). `stored`: {matchId, commitment, seat, seed, hands: {"<h>": ["QH", …]}} kept by
  * this client. Returns {ok, checks: [{check, ok, detail}], problems: [{check, hand, message}],
  * seeds: [{seat, source, mine}]} where `hand` is the 0-based hand index of a failed check (null
@@ -427,6 +441,15 @@ export async function verifyTranscript(transcript, stored, options = {}) {
       fail(drawn, null, say.first_dealer_differs(draw.winner, transcript.first_declarer));
     }
     record(drawn, say.first_dealer_ok(draw.winner));
+    // The drawn cards the transcript records (the ones the table showed at the start) are the
+    // ones the seeds give. A transcript made before draws were recorded has no `draw` at all
+    // and gets no such check; `null` says this ruleset draws nobody, which is false.
+    if (transcript.draw !== undefined) {
+      if (JSON.stringify(transcript.draw) !== JSON.stringify(draw.rounds)) {
+        fail("draw", null, say.draw_differs(drawText(draw.rounds), drawText(transcript.draw)));
+      }
+      record("draw", say.draw_ok(drawText(draw.rounds)));
+    }
   }
   const hands = Array.isArray(transcript.hands) ? transcript.hands : [];
   const shown = stored?.hands || {};
