@@ -39,6 +39,9 @@ ERRORS: dict[str, ErrorCode] = {
     ),
     "bad_request": ErrorCode(400, "unreadable request: not JSON, or nested deeper than 16 levels"),
     "payload_too_large": ErrorCode(413, "body over `GAME_MAX_BODY_BYTES` (16 KB)"),
+    "request_timeout": ErrorCode(
+        408, "the headers or the body came too slowly (`GUNICORN_HEADER_TIMEOUT`, `_BODY_TIMEOUT`)"
+    ),
     "uri_too_long": ErrorCode(414, "the request line is too long"),
     "request_header_fields_too_large": ErrorCode(431, "the header section is too large"),
     "unsupported_media_type": ErrorCode(415, "a body that is not `application/json`"),
