@@ -401,6 +401,7 @@ const ERROR_MESSAGES = {
   validation_failed: ["Some fields are not right", "Bazı alanlar hatalı"],
   bad_request: ["The request could not be read", "İstek okunamadı"],
   payload_too_large: ["The request is too large", "İstek çok büyük"],
+  request_timeout: ["The request came too slowly: please try again", "İstek çok yavaş geldi: lütfen yeniden dene"],
   uri_too_long: ["The address is too long", "Adres çok uzun"],
   request_header_fields_too_large: ["The request headers are too large", "İstek başlıkları çok büyük"],
   unsupported_media_type: ["The request is not JSON", "İstek JSON değil"],
