@@ -21,11 +21,16 @@ from rq.serializers import JSONSerializer
 from tcp_proxy import TcpProxy
 
 from king_message import FinishedMatch, SeatResult, format_utc
-from king_rating.jobs import set_store
+from king_rating.jobs import enqueue_finished_match, set_store
 from king_rating.migrate import migrate
 from king_rating.store import Store
 
 MakeMatch = Callable[..., FinishedMatch]
+
+
+#: Players and a Wednesday for the batch worker's matches (``matches``).
+PEOPLE = ("ayse", "burak", "cem", "deniz", "elif", "fatma", "gul", "hakan")
+MIDWEEK = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 
 
 def build_match(
@@ -169,3 +174,19 @@ def db_proxy(schema_url: str) -> Iterator[TcpProxy]:
     )
     yield proxy
     proxy.close()
+
+
+def matches(count: int, start: int = 0) -> list[FinishedMatch]:
+    """``count`` valid matches of ``PEOPLE``, a second apart from ``MIDWEEK`` + ``start``."""
+    return [
+        build_match(
+            [PEOPLE[(i + k) % 8] for k in (0, 1, 3, 6)],
+            ended_at=MIDWEEK + timedelta(seconds=start + i),
+        )
+        for i in range(count)
+    ]
+
+
+def enqueue(queue: Queue, messages: list[FinishedMatch]) -> list[str]:
+    """Put the matches on the ratings queue, without retries; their job ids."""
+    return [enqueue_finished_match(queue, m, retry_intervals=()).id for m in messages]

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import psycopg
 import pytest
@@ -23,32 +23,15 @@ from rq.job import Job
 from rq.registry import FailedJobRegistry
 from rq.serializers import JSONSerializer
 
-from king_message import INGEST_JOB_FUNCTION, FinishedMatch
+from king_message import INGEST_JOB_FUNCTION
 from king_rating import jobs
 from king_rating.batch import ingest_batch
 from king_rating.batchworker import BatchWorker
 from king_rating.store import Store
 
-from .conftest import TcpProxy, build_match, query
+from .conftest import MIDWEEK, PEOPLE, TcpProxy, build_match, enqueue, matches, query
 
 pytestmark = pytest.mark.integration
-
-PEOPLE = ("ayse", "burak", "cem", "deniz", "elif", "fatma", "gul", "hakan")
-MIDWEEK = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
-
-
-def matches(count: int, start: int = 0) -> list[FinishedMatch]:
-    return [
-        build_match(
-            [PEOPLE[(i + k) % 8] for k in (0, 1, 3, 6)],
-            ended_at=MIDWEEK + timedelta(seconds=start + i),
-        )
-        for i in range(count)
-    ]
-
-
-def enqueue(queue: Queue, messages: list[FinishedMatch]) -> list[str]:
-    return [jobs.enqueue_finished_match(queue, m, retry_intervals=()).id for m in messages]
 
 
 def worker(queue: Queue, store: Store, **kwargs: object) -> BatchWorker:

@@ -17,7 +17,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -26,36 +26,19 @@ from rq.job import Job
 from rq.registry import FailedJobRegistry
 from rq.serializers import JSONSerializer
 
-from king_message import INGEST_JOB_FUNCTION, FinishedMatch, job_id_for
+from king_message import INGEST_JOB_FUNCTION, job_id_for
 from king_message import finished_match as fm
-from king_rating import jobs
 from king_rating.batchworker import BatchWorker
 from king_rating.store import Store
 
-from .conftest import build_match, query
+from .conftest import MIDWEEK, build_match, enqueue, matches, query
 
 pytestmark = pytest.mark.integration
 
-PEOPLE = ("ayse", "burak", "cem", "deniz", "elif", "fatma", "gul", "hakan")
-MIDWEEK = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 #: The audit's message: valid in every field but its end, which overflowed the week arithmetic.
 FAR_FUTURE = "9999-12-31T23:59:59+00:00"
 #: Longest a test waits for the worker thread to reach a state (it gets there in milliseconds).
 WAIT_S = 10.0
-
-
-def matches(count: int, start: int = 0) -> list[FinishedMatch]:
-    return [
-        build_match(
-            [PEOPLE[(i + k) % 8] for k in (0, 1, 3, 6)],
-            ended_at=MIDWEEK + timedelta(seconds=start + i),
-        )
-        for i in range(count)
-    ]
-
-
-def enqueue(queue: Queue, messages: list[FinishedMatch]) -> list[str]:
-    return [jobs.enqueue_finished_match(queue, m, retry_intervals=()).id for m in messages]
 
 
 def enqueue_far_future(queue: Queue) -> str:

@@ -14,7 +14,6 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -26,28 +25,15 @@ from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from king_devservers import LocalRedis, start_redis
-from king_message import FinishedMatch
 from king_rating import jobs
 from king_rating.batchworker import BatchWorker
 from king_rating.store import Store
 
-from .conftest import build_match, query
+from .conftest import matches, query
 
 pytestmark = pytest.mark.integration
 
-PEOPLE = ("ayse", "burak", "cem", "deniz", "elif", "fatma", "gul", "hakan")
-MIDWEEK = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 WAIT_S = 15.0
-
-
-def matches(count: int, start: int = 0) -> list[FinishedMatch]:
-    return [
-        build_match(
-            [PEOPLE[(i + k) % 8] for k in (0, 1, 3, 6)],
-            ended_at=MIDWEEK + timedelta(seconds=start + i),
-        )
-        for i in range(count)
-    ]
 
 
 def wait_for(check: Callable[[], bool], what: str) -> None:
