@@ -73,4 +73,4 @@ def test_the_document_states_the_week_pattern_the_server_applies(client: FlaskCl
     assert week["schema"]["pattern"] == WEEK_PATTERN
     # W53 is in the pattern; a year without one is refused by the calendar.
     assert re.fullmatch(WEEK_PATTERN, "2026-W53") is not None
-    problem(client.get("/weekly/2025-W53"), 400, "invalid_week")
+    problem(client.get("/weekly/2025-W53"), 404, "not_found")

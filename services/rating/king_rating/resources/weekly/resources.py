@@ -29,14 +29,15 @@ blp = Blueprint(
 
 
 #: The ``week`` path parameter as ``_week`` reads it: ``current`` or an ISO week label of the
-#: years 2000-2999. A label the pattern refuses is 400 ``invalid_week``, and so is a W53 the
-#: year does not have (which no pattern can say).
+#: years 2000-2999. A label the pattern refuses is 400 ``invalid_week``; a W53 the year does
+#: not have (which no pattern can say) is 404: there is no such board.
 WEEK_PATTERN = "^(current|2[0-9]{3}-W(0[1-9]|[1-4][0-9]|5[0-3]))$"
 WEEK_PARAMETER = {
     "in": "path",
     "name": "week",
     "description": "current, or an ISO week label YYYY-Www of the years 2000-2999 (2026-W49); "
-    "W53 only in a year that has 53 ISO weeks (2026-W53). Anything else is 400 invalid_week.",
+    "W53 only in a year that has 53 ISO weeks (2026-W53; another year's W53 is 404). Anything "
+    "else is 400 invalid_week.",
     "schema": {"type": "string", "pattern": WEEK_PATTERN},
     "example": "2026-W49",
 }
@@ -50,8 +51,8 @@ def _week(label: str) -> weekly.Week:
         raise Problem(400, "invalid_week", f"not a week label of {WEEK_PATTERN}: {label!r}")
     try:
         return weekly.parse_week_label(label)
-    except ValueError as exc:
-        raise Problem(400, "invalid_week", str(exc)) from exc
+    except ValueError as exc:  # a W53 its year does not have: no such board
+        raise Problem(404, "not_found", str(exc)) from exc
 
 
 def _board(week: weekly.Week, args: dict[str, Any]) -> dict[str, Any]:
